@@ -1,0 +1,39 @@
+# Couchbase Lite for Swift on Linux. `make demo` and `make test` are the two commands a fresh
+# machine needs (README.md); everything else is for day-to-day work.
+SWIFT ?= swift
+DEBIAN_PACKAGES := libsqlite3-dev librocksdb-dev zlib1g-dev sqlite3 pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build test demo bench bench-record clean
+
+## deps: installs the Debian packages the build links against (only those missing).
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+## test: the whole suite; every storage behaviour runs once per engine.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## demo: the getting-started example (create a database, save, update and read a document).
+demo: deps
+	$(SWIFT) run getting-started
+
+## bench: every benchmark area, release build, ratios against baselines run in the same process.
+bench: deps
+	$(SWIFT) run -c release cblite-bench all
+
+## bench-record: as bench, and writes the tables into docs/performance.md.
+bench-record: deps
+	$(SWIFT) run -c release cblite-bench all --markdown docs/performance.md
+
+clean:
+	rm -rf .build

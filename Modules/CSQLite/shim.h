@@ -1,0 +1,2 @@
+// Debian's libsqlite3-dev; built with FTS5, JSON and THREADSAFE=1.
+#include <sqlite3.h>

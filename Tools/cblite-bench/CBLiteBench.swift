@@ -1,0 +1,29 @@
+import ArgumentParser
+
+/// Every benchmark area, in the order `cblite-bench all` runs them.
+enum BenchmarkAreas {
+    static var all: [any BenchmarkArea.Type] { [] }
+}
+
+struct RunAll: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "all", abstract: "Runs every area.")
+
+    @OptionGroup var options: BenchmarkOptions
+
+    func run() throws {
+        for area in BenchmarkAreas.all { try area.runAndReport(options) }
+    }
+}
+
+@main
+struct CBLiteBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cblite-bench",
+        abstract: "Measures our code against raw SQLite, raw RocksDB and Foundation JSON in the same run.",
+        subcommands: [RunAll.self] + BenchmarkAreas.all.map { $0.command },
+        defaultSubcommand: RunAll.self)
+}
+
+extension BenchmarkArea {
+    static var command: any ParsableCommand.Type { AreaCommand<Self>.self }
+}
