@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // MARK: System libraries (Debian -dev packages, installed by `make deps`)
@@ -17,6 +18,11 @@ let package = Package(
                        pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CRocksDB", path: "Modules/CRocksDB",
                        pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
+
+        // MARK: Database core
+        .target(name: "LiteDatabase",
+                dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+                path: "Modules/LiteDatabase"),
 
         // MARK: Tools
         .executableTarget(name: "cblite-bench",
@@ -28,6 +34,8 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
+        .testTarget(name: "LiteDatabaseTests", dependencies: ["LiteDatabase", "TestSupport"],
+                    path: "Tests/LiteDatabaseTests"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"],
                     path: "Tests/TestSupportTests"),
     ],

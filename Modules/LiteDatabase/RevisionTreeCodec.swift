@@ -1,0 +1,151 @@
+/// LiteCore's binary revision-tree format (the 2.x `body` column).
+///
+/// Layout: revisions one after another, each `u32be size ‖ u16be parentIndex (0xFFFF = none) ‖
+/// u8 flags ‖ u8 revIDLength ‖ revID (binary) ‖ varint sequence ‖ body (when flags & 0x80)`;
+/// then a `u32` zero; then `u16be remoteID ‖ u16be revisionIndex` pairs up to the end.
+enum RevisionTreeCodec {
+    private static let noParent: UInt16 = 0xFFFF
+    /// On disk only: this revision carries its body.
+    private static let hasBodyFlag: UInt8 = 0x80
+    /// Size, parent, flags and revID length.
+    private static let fixedHeaderSize = 8
+
+    static func encode(_ revisions: [Revision], remotes: [UInt16: Int]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(revisions.reduce(8 + 4 * remotes.count) {
+            $0 + fixedHeaderSize + $1.id.digest.count + 12 + ($1.body?.count ?? 0)
+        })
+        for revision in revisions {
+            let id = revision.id.binary
+            let sequence = varint(revision.sequence)
+            let size = fixedHeaderSize + id.count + sequence.count + (revision.body?.count ?? 0)
+            appendBigEndian(UInt32(size), to: &out)
+            appendBigEndian(revision.parent.map { UInt16($0) } ?? noParent, to: &out)
+            var flags = revision.flags.subtracting(.new).rawValue
+            if revision.body != nil { flags |= hasBodyFlag }
+            out.append(flags)
+            out.append(UInt8(id.count))
+            out += id
+            out += sequence
+            if let body = revision.body { out += body }
+        }
+        appendBigEndian(UInt32(0), to: &out)
+        for (remote, index) in remotes.sorted(by: { $0.key < $1.key }) {
+            appendBigEndian(remote, to: &out)
+            appendBigEndian(UInt16(index), to: &out)
+        }
+        return out
+    }
+
+    static func decode(_ bytes: [UInt8], recordSequence: UInt64) throws -> (revisions: [Revision], remotes: [UInt16: Int]) {
+        var revisions: [Revision] = []
+        var parents: [UInt16] = []
+        var position = 0
+        while true {
+            guard let size = readBigEndian32(bytes, at: position) else {
+                throw corrupt("it ends before its end marker")
+            }
+            if size == 0 { position += 4; break }
+            let end = position + Int(size)
+            guard Int(size) >= fixedHeaderSize + 2, end <= bytes.count else {
+                throw corrupt("a revision's size (\(size)) does not fit the data")
+            }
+            guard let parent = readBigEndian16(bytes, at: position + 4) else { throw corrupt("truncated") }
+            let flags = bytes[position + 6]
+            let idLength = Int(bytes[position + 7])
+            let idStart = position + fixedHeaderSize
+            guard idLength > 0, idStart + idLength < end else {
+                throw corrupt("a revision ID's length (\(idLength)) does not fit its revision")
+            }
+            let id = try RevisionID(binary: bytes[idStart..<(idStart + idLength)])
+            var cursor = idStart + idLength
+            guard let sequence = readVarint(bytes, at: &cursor, end: end) else {
+                throw corrupt("revision \(id) has a malformed sequence")
+            }
+            let body: [UInt8]? = flags & hasBodyFlag != 0 ? Array(bytes[cursor..<end]) : nil
+            revisions.append(Revision(id: id, flags: RevisionFlags(rawValue: flags & ~hasBodyFlag),
+                                      parent: nil, sequence: sequence == 0 ? recordSequence : sequence,
+                                      body: body))
+            parents.append(parent)
+            guard revisions.count < Int(noParent) else { throw corrupt("it has too many revisions") }
+            position = end
+        }
+        for (index, parent) in parents.enumerated() where parent != noParent {
+            guard Int(parent) < revisions.count, Int(parent) != index else {
+                throw corrupt("revision \(revisions[index].id) has an invalid parent index \(parent)")
+            }
+            revisions[index].parent = Int(parent)
+        }
+        var remotes: [UInt16: Int] = [:]
+        while position < bytes.count {
+            guard let remote = readBigEndian16(bytes, at: position),
+                  let index = readBigEndian16(bytes, at: position + 2) else {
+                throw corrupt("its remote-revision table is truncated")
+            }
+            guard remote != 0, Int(index) < revisions.count else {
+                throw corrupt("its remote-revision table has an invalid entry")
+            }
+            remotes[remote] = Int(index)
+            position += 4
+        }
+        try checkAcyclic(revisions)
+        return (revisions, remotes)
+    }
+
+    /// A parent chain longer than the tree means a cycle, which would hang history walks.
+    private static func checkAcyclic(_ revisions: [Revision]) throws {
+        var depthKnown = [Bool](repeating: false, count: revisions.count)
+        for start in revisions.indices where !depthKnown[start] {
+            var visited: [Int] = []
+            var next: Int? = start
+            while let current = next, !depthKnown[current] {
+                if visited.count > revisions.count { throw corrupt("its parent links form a cycle") }
+                visited.append(current)
+                next = revisions[current].parent
+            }
+            for index in visited { depthKnown[index] = true }
+        }
+    }
+
+    private static func corrupt(_ reason: String) -> DatabaseError {
+        DatabaseError(.corruptRevisionData, "the document's revision tree is corrupt: \(reason)")
+    }
+
+    private static func varint(_ value: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+        return bytes
+    }
+
+    private static func readVarint(_ bytes: [UInt8], at cursor: inout Int, end: Int) -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while cursor < end, shift < 64 {
+            let byte = bytes[cursor]
+            cursor += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    private static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) }
+    }
+
+    private static func readBigEndian16(_ bytes: [UInt8], at position: Int) -> UInt16? {
+        guard position >= 0, position + 2 <= bytes.count else { return nil }
+        return UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
+    }
+
+    private static func readBigEndian32(_ bytes: [UInt8], at position: Int) -> UInt32? {
+        guard position >= 0, position + 4 <= bytes.count else { return nil }
+        return bytes[position..<(position + 4)].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+}
