@@ -1,0 +1,148 @@
+import Fleece
+import LiteStorage
+
+/// What a save does when the document changed since the caller read it.
+package enum ConcurrencyPolicy: Sendable {
+    /// Save on top of the current revision anyway.
+    case lastWriteWins
+    /// Do not save; report the conflict.
+    case failOnConflict
+}
+
+extension DatabaseCore {
+    /// The longest document ID accepted, in UTF-8 bytes (LiteCore's limit).
+    package static let maximumDocumentIDLength = 240
+
+    /// Checks a document ID: 1 to 240 bytes of UTF-8 without control characters.
+    package static func validate(documentID id: String) throws {
+        let bytes = id.utf8
+        guard !bytes.isEmpty, bytes.count <= maximumDocumentIDLength else {
+            throw DatabaseError(.badDocID, "document ID \"\(id.prefix(40))\" must be 1 to \(maximumDocumentIDLength) bytes long")
+        }
+        guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw DatabaseError(.badDocID, "document ID \"\(id.prefix(40))\" contains a control character")
+        }
+    }
+
+    /// The stored document with this ID, deleted or not; nil when there is none.
+    package func document(id: String) throws -> StoredDocument? {
+        try checkOpen()
+        guard let record = try DatabaseError.mapping("reading document \"\(id)\"", { try documents.get(id) }) else {
+            return nil
+        }
+        return try StoredDocument(record: record)
+    }
+
+    /// The number of documents that are not deleted.
+    package func documentCount() throws -> Int {
+        try checkOpen()
+        return try DatabaseError.mapping("counting documents") { try documents.recordCount(includeDeleted: false) }
+    }
+
+    /// The last sequence given to a document change.
+    package func lastSequence() throws -> UInt64 {
+        try DatabaseError.mapping("reading the last sequence") { try documents.lastSequence() }
+    }
+
+    /// Saves a new revision of a document, whose body `encodeBody` writes (one Fleece value,
+    /// normally a dictionary) with the database's shared keys, inside the save's transaction.
+    ///
+    /// - Parameters:
+    ///   - base: the revision the caller's edit started from (nil for a new document). When the
+    ///     document's current revision is another one, `policy` decides.
+    ///   - deleted: save a deletion (tombstone) instead; its body is an empty dictionary.
+    /// - Returns: the saved document, or nil when `policy` is `.failOnConflict` and the document
+    ///   changed since `base`.
+    @discardableResult
+    package func saveRevision(
+        id: String, base: RevisionID?, deleted: Bool = false, policy: ConcurrencyPolicy,
+        encodeBody: (FleeceEncoder) throws -> Void
+    ) throws -> StoredDocument? {
+        try Self.validate(documentID: id)
+        return try inTransaction {
+            var document = try self.document(id: id) ?? StoredDocument(id: id)
+            let current = document.revisionID
+            var parent = base
+            if current != base {
+                let recreatingDeleted = base == nil && document.isDeleted
+                if !recreatingDeleted && policy == .failOnConflict { return nil }
+                parent = current
+            }
+            let body: [UInt8]
+            if deleted {
+                body = StoredDocument.emptyDictionary
+            } else {
+                let encoder = FleeceEncoder(sharedKeys: sharedKeys)
+                try encodeBody(encoder)
+                do {
+                    body = try encoder.finish()
+                } catch {
+                    throw DatabaseError(.invalidParameter, "document \"\(id)\" cannot be encoded", underlying: error)
+                }
+            }
+            let hasBlobs = try !deleted && BlobReferences.containsBlobs(
+                FleeceDocument(bytes: body, sharedKeys: sharedKeys, trusted: true).root)
+            let revisionID = RevisionID.next(after: parent, deleted: deleted, body: body)
+            try document.tree.insert(revisionID, body: body, deleted: deleted, hasAttachments: hasBlobs,
+                                     parent: parent, allowConflict: false)
+            try store(&document)
+            return document
+        }
+    }
+
+    /// Adds an existing revision with its history (newest first), as the replicator and the
+    /// upgrader do: ancestors the document lacks are added without bodies.
+    ///
+    /// - Returns: the saved document, and how many history entries were new.
+    @discardableResult
+    package func insertRevision(
+        id: String, history: [RevisionID], body: [UInt8], deleted: Bool, markConflict: Bool = true
+    ) throws -> (document: StoredDocument, added: Int) {
+        try Self.validate(documentID: id)
+        return try inTransaction {
+            var document = try self.document(id: id) ?? StoredDocument(id: id)
+            let fleece = try FleeceDocument(bytes: body.isEmpty ? StoredDocument.emptyDictionary : body,
+                                            sharedKeys: sharedKeys)
+            let hasBlobs = BlobReferences.containsBlobs(fleece.root)
+            let added = try document.tree.insertHistory(history, body: body, deleted: deleted,
+                                                        hasAttachments: hasBlobs, markConflict: markConflict)
+            if added > 0 { try store(&document) }
+            return (document, added)
+        }
+    }
+
+    /// Removes a document and its whole history for good. Returns whether it existed.
+    @discardableResult
+    package func purgeDocument(id: String) throws -> Bool {
+        try inTransaction {
+            let removed = try DatabaseError.mapping("purging document \"\(id)\"") { try documents.purge(id) }
+            if removed { noteChanged(id) }
+            return removed
+        }
+    }
+
+    /// Writes a changed document back: prunes its tree, drops old bodies, recomputes its flags,
+    /// and stores it only if nobody else changed it meanwhile.
+    func store(_ document: inout StoredDocument) throws {
+        document.tree.prune(maxDepth: try maxRevTreeDepth())
+        document.tree.removeNonLeafBodies()
+        guard let current = document.tree.current else {
+            throw DatabaseError(.assertionFailed, "document \"\(document.id)\" has no revision to save")
+        }
+        var flags = document.flags.subtracting([.deleted, .conflicted, .hasAttachments])
+        if current.isDeleted { flags.insert(.deleted) }
+        if document.tree.hasConflict { flags.insert(.conflicted) }
+        if document.tree.revisions.contains(where: { $0.flags.contains(.hasAttachments) }) {
+            flags.insert(.hasAttachments)
+        }
+        let record = Record(key: document.id, version: current.id.binary, body: document.tree.encoded(),
+                            flags: flags)
+        let sequence = try DatabaseError.mapping("saving document \"\(document.id)\"") {
+            try documents.set(record, ifSequence: document.sequence)
+        }
+        document.sequence = sequence
+        document.flags = flags
+        document.tree.markSaved(sequence: sequence)
+        noteChanged(document.id)
+    }
+}

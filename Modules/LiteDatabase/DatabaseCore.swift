@@ -1,0 +1,251 @@
+import Fleece
+import Foundation
+import LiteStorage
+import Synchronization
+
+/// An open database: its data file, the documents and info stores, shared keys, and the
+/// transaction every change goes through. Thread-safe; the public `Database` wraps one.
+///
+/// ```swift
+/// let core = try DatabaseCore(bundle: DatabaseBundle(name: "app", directory: dir),
+///                             registry: registry, engineName: nil)
+/// let revision = try core.saveDocument(id: "doc", base: nil) { $0.beginDictionary(); … }
+/// ```
+package final class DatabaseCore: Sendable {
+    /// Key store names LiteCore uses.
+    package enum StoreNames {
+        package static let documents = "default"
+        package static let info = "info"
+        package static let checkpoints = "checkpoints"
+        package static let peerCheckpoints = "peerCheckpoints"
+    }
+
+    /// Keys of records in the `info` store (LiteCore's spelling).
+    package enum InfoKeys {
+        package static let versioning = "versioning"
+        package static let publicUUID = "publicUUID"
+        package static let privateUUID = "privateUUID"
+        package static let previousPrivateUUID = "previousPrivateUUID"
+        package static let sharedKeys = "SharedKeys"
+        package static let maxRevTreeDepth = "maxRevTreeDepth"
+    }
+
+    /// Revision trees are pruned to this depth unless the database says otherwise.
+    package static let defaultMaxRevTreeDepth = 20
+
+    /// Where the database lives.
+    package let bundle: DatabaseBundle
+    /// The engine the database's files are in.
+    package let engine: any StorageEngine
+    /// The open data file.
+    package let dataFile: any DataFile
+    /// The documents.
+    package let documents: any KeyStore
+    /// Database metadata (UUIDs, shared keys, settings).
+    package let info: any KeyStore
+    /// The key table every document body is encoded with.
+    package let sharedKeys: SharedKeys
+
+    private struct State {
+        var isOpen = true
+        var pendingChanges: [String] = []
+        var expirationTimer: DispatchSourceTimer?
+    }
+    private let state = Mutex(State())
+    let notifier: ChangeNotifier
+    let housekeepingQueue = DispatchQueue(label: "LiteDatabase.housekeeping")
+
+    /// Opens the database in `bundle`, creating it when `create` is set and it does not exist.
+    ///
+    /// - Parameter engineName: the engine a new database uses (default: the registry's first);
+    ///   for an existing database, it must be nil or the engine its files are in.
+    /// - Throws: `DatabaseError` — `.notFound` when missing and not creating, `.databaseTooOld`
+    ///   for a 1.x database (the upgrader handles those), `.unsupported` when `engineName`
+    ///   differs from the files' engine, and what the engine reports for unreadable files.
+    package init(bundle: DatabaseBundle, registry: StorageEngineRegistry, engineName: String?,
+                 create: Bool = true, readOnly: Bool = false) throws {
+        self.bundle = bundle
+        let bundlePath = bundle.path
+        let requested: (any StorageEngine)?
+        if let engineName {
+            guard let engine = registry.engine(named: engineName) else {
+                throw DatabaseError(.invalidParameter, "unknown storage engine \"\(engineName)\"; known: "
+                                    + registry.engines.map(\.name).joined(separator: ", "))
+            }
+            requested = engine
+        } else {
+            requested = nil
+        }
+        let existing = registry.enginesWithFiles(inBundle: bundlePath)
+        let engine: any StorageEngine
+        if let found = existing.first {
+            if existing.count > 1 {
+                throw DatabaseError(.wrongFormat, "database \"\(bundle.name)\" at \(bundlePath) holds files of "
+                                    + "several engines (\(existing.map(\.name).joined(separator: ", "))); remove the stale one")
+            }
+            if let requested, requested.name != found.name {
+                throw DatabaseError(.unsupported, "database \"\(bundle.name)\" is stored with \(found.name), "
+                                    + "but the configuration asks for \(requested.name); convert it first "
+                                    + "(cblite-convert) or leave the engine unset")
+            }
+            engine = found
+        } else {
+            guard create, !readOnly else {
+                throw DatabaseError(.notFound, "no database \"\(bundle.name)\" at \(bundlePath)")
+            }
+            guard let chosen = requested ?? registry.engines.first else {
+                throw DatabaseError(.unsupported, "no storage engine is registered")
+            }
+            engine = chosen
+            do {
+                try FileManager.default.createDirectory(atPath: bundlePath, withIntermediateDirectories: true)
+            } catch {
+                throw DatabaseError(.cantOpenFile, "cannot create database folder \(bundlePath)", underlying: error)
+            }
+        }
+        self.engine = engine
+        let path = engine.dataFilePath(inBundle: bundlePath)
+        let file = try DatabaseError.mapping("opening database \"\(bundle.name)\"") {
+            try engine.open(at: path, options: DataFileOptions(create: create && !readOnly, readOnly: readOnly))
+        }
+        dataFile = file
+        do {
+            documents = try DatabaseError.mapping("opening the documents of \"\(bundle.name)\"") {
+                try file.keyStore(StoreNames.documents)
+            }
+            info = try DatabaseError.mapping("opening the info store of \"\(bundle.name)\"") {
+                try file.keyStore(StoreNames.info)
+            }
+            sharedKeys = try SharedKeysRegistry.shared.keys(forPath: path) {
+                guard let record = try DatabaseError.mapping("reading shared keys", { try file.keyStore(StoreNames.info).get(InfoKeys.sharedKeys) }) else {
+                    return SharedKeys()
+                }
+                do {
+                    return try SharedKeys(persisted: record.body)
+                } catch {
+                    throw DatabaseError(.corruptData, "database \"\(bundle.name)\": its shared-key table is corrupt",
+                                        underlying: error)
+                }
+            }
+        } catch {
+            try? file.close()
+            throw error
+        }
+        notifier = ChangeNotifier.forPath(path)
+        if !readOnly {
+            try ensureInfoRecords()
+        }
+    }
+
+    /// Writes the UUIDs and the versioning record a new database needs.
+    private func ensureInfoRecords() throws {
+        guard try info.get(InfoKeys.privateUUID, content: .metaOnly) == nil else { return }
+        try inTransaction {
+            if try info.get(InfoKeys.versioning, content: .metaOnly) == nil {
+                try info.set(Record(key: InfoKeys.versioning, body: [UInt8](repeating: 0, count: 8)), ifSequence: nil)
+            }
+            for key in [InfoKeys.publicUUID, InfoKeys.privateUUID]
+            where try info.get(key, content: .metaOnly) == nil {
+                try info.set(Record(key: key, body: Self.randomUUID()), ifSequence: nil)
+            }
+        }
+    }
+
+    /// 16 random bytes, as LiteCore makes database UUIDs.
+    package static func randomUUID() -> [UInt8] {
+        withUnsafeBytes(of: UUID().uuid) { Array($0) }
+    }
+
+    /// Whether `close()` has not been called.
+    package var isOpen: Bool { state.withLock { $0.isOpen } }
+
+    /// Throws `.notOpen` once the database is closed.
+    package func checkOpen() throws {
+        guard isOpen else {
+            throw DatabaseError(.notOpen, "database \"\(bundle.name)\" is closed; open it again to use it")
+        }
+    }
+
+    /// The database's public UUID (16 bytes).
+    package func publicUUID() throws -> [UInt8] {
+        try DatabaseError.mapping("reading the public UUID") { try info.get(InfoKeys.publicUUID)?.body } ?? []
+    }
+
+    /// The database's private UUID (16 bytes).
+    package func privateUUID() throws -> [UInt8] {
+        try DatabaseError.mapping("reading the private UUID") { try info.get(InfoKeys.privateUUID)?.body } ?? []
+    }
+
+    /// How deep revision trees may grow before old revisions are pruned.
+    package func maxRevTreeDepth() throws -> Int {
+        guard let record = try DatabaseError.mapping("reading maxRevTreeDepth", { try info.get(InfoKeys.maxRevTreeDepth) }),
+              record.body.count == 8 else { return Self.defaultMaxRevTreeDepth }
+        let value = record.body.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return value == 0 ? Self.defaultMaxRevTreeDepth : Int(clamping: value)
+    }
+
+    /// Sets how deep revision trees may grow (stored as LiteCore does: 8 bytes big-endian).
+    package func setMaxRevTreeDepth(_ depth: Int) throws {
+        guard depth > 0 else { throw DatabaseError(.invalidParameter, "maxRevTreeDepth must be at least 1") }
+        let body = withUnsafeBytes(of: UInt64(depth).bigEndian) { Array($0) }
+        try inTransaction { try info.set(Record(key: InfoKeys.maxRevTreeDepth, body: body), ifSequence: nil) }
+    }
+
+    /// Runs `body` in one write transaction; joins the caller's transaction when there is one.
+    ///
+    /// Shared keys added inside are persisted with the transaction, or forgotten when it fails;
+    /// change notifications for the documents it touched are posted after it commits.
+    package func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try checkOpen()
+        if dataFile.isInTransaction { return try body() }
+        let keyCountBefore = sharedKeys.count
+        let result: T
+        do {
+            result = try DatabaseError.mapping("transaction on \"\(bundle.name)\"") {
+                try dataFile.write {
+                    let value = try body()
+                    if sharedKeys.count != keyCountBefore {
+                        try info.set(Record(key: InfoKeys.sharedKeys, body: sharedKeys.persistedBytes()), ifSequence: nil)
+                    }
+                    return value
+                }
+            }
+        } catch {
+            sharedKeys.revert(toCount: keyCountBefore)
+            state.withLock { $0.pendingChanges.removeAll() }
+            throw error
+        }
+        let changed = state.withLock { state in
+            defer { state.pendingChanges.removeAll() }
+            return state.pendingChanges
+        }
+        if !changed.isEmpty { notifier.post(changed) }
+        return result
+    }
+
+    /// Records that a document changed in the current transaction (posted after commit).
+    func noteChanged(_ documentID: String) {
+        state.withLock { $0.pendingChanges.append(documentID) }
+    }
+
+    /// Closes the database. Later calls throw `.notOpen`; closing twice does nothing.
+    package func close() throws {
+        let timer = state.withLock { state -> DispatchSourceTimer? in
+            guard state.isOpen else { return nil }
+            state.isOpen = false
+            defer { state.expirationTimer = nil }
+            return state.expirationTimer
+        }
+        timer?.cancel()
+        try DatabaseError.mapping("closing \"\(bundle.name)\"") { try dataFile.close() }
+    }
+
+    deinit {
+        state.withLock { $0.expirationTimer?.cancel() }
+    }
+
+    var expirationTimer: DispatchSourceTimer? {
+        get { state.withLock { $0.expirationTimer } }
+        set { state.withLock { $0.expirationTimer = newValue } }
+    }
+}

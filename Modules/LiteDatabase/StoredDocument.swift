@@ -1,0 +1,62 @@
+import Fleece
+import LiteStorage
+
+/// A document as the database stores it: its record's metadata and its revision tree.
+package struct StoredDocument: Sendable {
+    /// The document ID.
+    package let id: String
+    /// The sequence of the document's last change (0 for a document not yet saved).
+    package var sequence: UInt64
+    /// The record flags (deleted, conflicted, hasAttachments, synced).
+    package var flags: DocumentFlags
+    /// Every kept revision, current first.
+    package var tree: RevisionTree
+    /// The expiration, in milliseconds since the Unix epoch.
+    package var expiration: Int64?
+
+    /// An unsaved document.
+    package init(id: String) {
+        self.id = id
+        sequence = 0
+        flags = []
+        tree = RevisionTree()
+        expiration = nil
+    }
+
+    /// Decodes a record of the documents store.
+    package init(record: Record) throws {
+        id = record.key
+        sequence = record.sequence
+        flags = record.flags
+        expiration = record.expiration
+        do {
+            tree = try RevisionTree(encoded: record.body, recordSequence: record.sequence)
+        } catch let error as DatabaseError {
+            throw DatabaseError(error.code, "document \"\(record.key)\": \(error.message)", underlying: error.underlying)
+        }
+    }
+
+    /// Whether the document exists in the database (has been saved at least once).
+    package var exists: Bool { !tree.isEmpty }
+    /// The current revision.
+    package var current: Revision? { tree.current }
+    /// The current revision's ID.
+    package var revisionID: RevisionID? { tree.current?.id }
+    /// Whether the current revision is a deletion.
+    package var isDeleted: Bool { flags.contains(.deleted) }
+
+    /// The current revision's Fleece body, validated, read with the database's shared keys.
+    package func body(sharedKeys: SharedKeys) throws -> FleeceDocument? {
+        guard let bytes = tree.current?.body else { return nil }
+        do {
+            return try FleeceDocument(bytes: bytes.isEmpty ? Self.emptyDictionary : bytes, sharedKeys: sharedKeys)
+        } catch {
+            throw DatabaseError(.corruptRevisionData,
+                                "document \"\(id)\": the body of revision \(tree.current?.id.string ?? "?") is not valid Fleece",
+                                underlying: error)
+        }
+    }
+
+    /// A deleted revision is saved with this body (an empty Fleece dictionary).
+    package static let emptyDictionary: [UInt8] = [0x70, 0x00]
+}
