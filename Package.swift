@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "cblite-bench", targets: ["cblite-bench"]),
+        .executable(name: "fleece", targets: ["fleece"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -18,10 +19,19 @@ let package = Package(
         .systemLibrary(name: "CRocksDB", path: "Modules/CRocksDB",
                        pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
 
+        // MARK: Modules
+        .target(name: "Fleece", dependencies: [], path: "Modules/Fleece"),
+
         // MARK: Tools
+        .executableTarget(name: "fleece",
+                          dependencies: [
+                              "Fleece",
+                              .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                          ],
+                          path: "Tools/fleece"),
         .executableTarget(name: "cblite-bench",
                           dependencies: [
-                              "CSQLite", "CRocksDB",
+                              "CSQLite", "CRocksDB", "Fleece",
                               .product(name: "ArgumentParser", package: "swift-argument-parser"),
                           ],
                           path: "Tools/cblite-bench"),
@@ -30,6 +40,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"],
                     path: "Tests/TestSupportTests"),
+        .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport"],
+                    path: "Tests/FleeceTests"),
     ],
     swiftLanguageModes: [.v6]
 )
