@@ -2,11 +2,15 @@
 // Couchbase Lite 2.x for Swift on Linux. Module map and layering: docs/architecture.md.
 import PackageDescription
 
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+
 let package = Package(
     name: "CouchbaseLiteSwift",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "cblite-bench", targets: ["cblite-bench"]),
+        .executable(name: "fleece", targets: ["fleece"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -19,25 +23,27 @@ let package = Package(
         .systemLibrary(name: "CRocksDB", path: "Modules/CRocksDB",
                        pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
 
+        // MARK: Data format
+        .target(name: "Fleece", dependencies: [], path: "Modules/Fleece"),
+
+        // MARK: Storage
+
         // MARK: Database core
-        .target(name: "LiteDatabase",
-                dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+        .target(name: "LiteDatabase", dependencies: ["Fleece", crypto],
                 path: "Modules/LiteDatabase"),
 
         // MARK: Tools
+        .executableTarget(name: "fleece", dependencies: ["Fleece", argumentParser], path: "Tools/fleece"),
         .executableTarget(name: "cblite-bench",
-                          dependencies: [
-                              "CSQLite", "CRocksDB",
-                              .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                          ],
+                          dependencies: ["CSQLite", "CRocksDB", "Fleece", crypto, argumentParser],
                           path: "Tools/cblite-bench"),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], path: "Tests/TestSupportTests"),
+        .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport"], path: "Tests/FleeceTests"),
         .testTarget(name: "LiteDatabaseTests", dependencies: ["LiteDatabase", "TestSupport"],
                     path: "Tests/LiteDatabaseTests"),
-        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"],
-                    path: "Tests/TestSupportTests"),
     ],
     swiftLanguageModes: [.v6]
 )

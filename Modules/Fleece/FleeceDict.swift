@@ -1,0 +1,119 @@
+/// A read-only view of a Fleece dictionary: binary-search lookup by key, iteration in stored
+/// order (shared integer keys first, then strings in byte order).
+package struct FleeceDict: Sendable, Sequence {
+    /// The dictionary as a value.
+    package let value: FleeceValue
+    /// The number of entries.
+    package let count: Int
+    let first: Int
+    let wide: Bool
+
+    init(_ value: FleeceValue) {
+        self.value = value
+        (count, wide, first) = value.reader.collection(value.offset)
+    }
+
+    /// Whether the dictionary has no entries.
+    package var isEmpty: Bool { count == 0 }
+
+    @inline(__always) func keyOffset(_ index: Int) -> Int {
+        value.reader.resolve(first + 2 * index * (wide ? 4 : 2), wide: wide)
+    }
+
+    @inline(__always) func valueOffset(_ index: Int) -> Int {
+        value.reader.resolve(first + (2 * index + 1) * (wide ? 4 : 2), wide: wide)
+    }
+
+    /// The value for `key`, or nil when there is none.
+    package subscript(key: String) -> FleeceValue? {
+        var key = key
+        return key.withUTF8 { self.value(forKeyBytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The value for a key given as UTF-8 bytes, or nil.
+    package func value(forKeyBytes key: UnsafeRawBufferPointer) -> FleeceValue? {
+        if let sharedKeys = value.document.sharedKeys, let index = sharedKeys.index(forBytes: key) {
+            if let found = self.value(forSharedKey: index) { return found }
+        }
+        guard let index = search(key) else { return nil }
+        return FleeceValue(document: value.document, offset: valueOffset(index))
+    }
+
+    /// The value for an integer (shared) key, or nil.
+    package func value(forSharedKey key: Int) -> FleeceValue? {
+        let reader = value.reader
+        var low = 0
+        var high = count - 1
+        while low <= high {
+            let middle = (low + high) >> 1
+            let offset = keyOffset(middle)
+            let order: Int
+            if reader.byte(offset) >> 4 == 0 {
+                let stored = Int(FleeceValue(document: value.document, offset: offset).int64)
+                order = stored < key ? -1 : (stored == key ? 0 : 1)
+            } else {
+                order = 1   // string keys sort after every integer key
+            }
+            if order == 0 { return FleeceValue(document: value.document, offset: valueOffset(middle)) }
+            if order < 0 { low = middle + 1 } else { high = middle - 1 }
+        }
+        return nil
+    }
+
+    func search(_ key: UnsafeRawBufferPointer) -> Int? {
+        let reader = value.reader
+        let base = value.document.base
+        var low = 0
+        var high = count - 1
+        while low <= high {
+            let middle = (low + high) >> 1
+            let offset = keyOffset(middle)
+            let order: Int
+            if reader.byte(offset) >> 4 == 4 {
+                let (start, length) = reader.stringBytes(offset)
+                order = compareBytes(UnsafeRawBufferPointer(start: base + start, count: length), key)
+            } else {
+                order = -1   // integer keys sort before every string key
+            }
+            if order == 0 { return middle }
+            if order < 0 { low = middle + 1 } else { high = middle - 1 }
+        }
+        return nil
+    }
+
+    /// The key at `index` as a string (a shared key decoded through the document's table; an
+    /// unknown integer key as its decimal text).
+    func keyString(_ index: Int) -> String {
+        let key = FleeceValue(document: value.document, offset: keyOffset(index))
+        if let string = key.string { return string }
+        let number = Int(key.int64)
+        return value.document.sharedKeys?.string(for: number) ?? String(number)
+    }
+
+    /// The key at `index` as a value (a string, or an integer for a shared key).
+    func keyValue(_ index: Int) -> FleeceValue { FleeceValue(document: value.document, offset: keyOffset(index)) }
+
+    /// The entry at `index` in stored order.
+    func entry(_ index: Int) -> (key: String, value: FleeceValue) {
+        (keyString(index), FleeceValue(document: value.document, offset: valueOffset(index)))
+    }
+
+    /// The keys in stored order.
+    package var keys: [String] { (0..<count).map(keyString) }
+
+    /// Iterates the entries in stored order.
+    package struct Iterator: IteratorProtocol {
+        let dict: FleeceDict
+        var index = 0
+
+        /// The next entry.
+        package mutating func next() -> (key: String, value: FleeceValue)? {
+            guard index < dict.count else { return nil }
+            defer { index += 1 }
+            return dict.entry(index)
+        }
+    }
+
+    /// An iterator over the entries.
+    package func makeIterator() -> Iterator { Iterator(dict: self) }
+}

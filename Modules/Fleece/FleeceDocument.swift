@@ -1,0 +1,74 @@
+/// Immutable Fleece bytes, owned, with the shared-key table their dictionaries use: the buffer
+/// every ``FleeceValue`` view points into and keeps alive.
+///
+/// Untrusted bytes are validated once, here; views then read without checks or copies.
+///
+/// ```swift
+/// let document = try FleeceDocument(bytes: body, sharedKeys: keys)
+/// let name = document.root.dictionary?["name"]?.string
+/// ```
+package final class FleeceDocument: @unchecked Sendable {
+    // @unchecked: `base` is written once in init and only read afterwards, so sharing across
+    // threads is safe; it is freed in deinit when the last view is gone.
+    let base: UnsafeMutableRawPointer
+    /// The number of bytes.
+    package let byteCount: Int
+    /// The shared-key table dictionary keys are looked up and decoded with.
+    package let sharedKeys: SharedKeys?
+    let rootOffset: Int
+
+    /// Validates and takes a copy of `bytes`.
+    ///
+    /// - Parameter trusted: skip validation (only for bytes this process or the database wrote).
+    /// - Throws: ``FleeceError`` (`.invalidData`) naming the first problem found.
+    package init(bytes: [UInt8], sharedKeys: SharedKeys? = nil, trusted: Bool = false) throws {
+        (base, rootOffset) = try bytes.withUnsafeBytes { try Self.load($0, trusted: trusted) }
+        byteCount = bytes.count
+        self.sharedKeys = sharedKeys
+    }
+
+    /// Validates and takes a copy of the bytes at `buffer` (e.g. straight from a database row).
+    package init(copying buffer: UnsafeRawBufferPointer, sharedKeys: SharedKeys? = nil, trusted: Bool = false) throws {
+        (base, rootOffset) = try Self.load(buffer, trusted: trusted)
+        byteCount = buffer.count
+        self.sharedKeys = sharedKeys
+    }
+
+    private static func load(_ buffer: UnsafeRawBufferPointer, trusted: Bool) throws -> (UnsafeMutableRawPointer, Int) {
+        let count = buffer.count
+        let base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 2), alignment: 8)
+        if count > 0, let source = buffer.baseAddress { base.copyMemory(from: source, byteCount: count) }
+        do {
+            let reader = FleeceReader(base: UnsafeRawPointer(base), count: count)
+            let root = try reader.findRoot()
+            if !trusted { try reader.validate(root.offset, end: root.end) }
+            return (base, root.offset)
+        } catch {
+            base.deallocate()
+            throw error
+        }
+    }
+
+    deinit { base.deallocate() }
+
+    /// The top-level value.
+    package var root: FleeceValue { FleeceValue(document: self, offset: rootOffset) }
+
+    /// A copy of the bytes.
+    package var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: base, count: byteCount)) }
+
+    /// Calls `body` with the bytes, without copying them.
+    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: byteCount))
+    }
+
+    var reader: FleeceReader { FleeceReader(base: UnsafeRawPointer(base), count: byteCount) }
+}
+
+extension FleeceDocument {
+    /// Parses JSON into a new document (see ``JSONConverter``).
+    package convenience init(json: String, sharedKeys: SharedKeys? = nil, json5: Bool = false) throws {
+        let bytes = try JSONConverter.fleece(fromJSON: json, sharedKeys: sharedKeys, json5: json5)
+        try self.init(bytes: bytes, sharedKeys: sharedKeys, trusted: true)
+    }
+}

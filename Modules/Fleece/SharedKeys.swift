@@ -1,0 +1,141 @@
+import Synchronization
+
+/// The table that maps short, common dictionary keys to small integers (0…2047), shared by
+/// every document of a database and persisted as a Fleece array of strings.
+///
+/// Thread-safe: one instance per database is shared by all its connections. Keys are only ever
+/// appended; ``revert(toCount:)`` drops keys added by a transaction that was aborted.
+///
+/// ```swift
+/// let keys = SharedKeys()
+/// let encoder = FleeceEncoder(sharedKeys: keys)
+/// ```
+package final class SharedKeys: Sendable {
+    /// The most keys a table holds (LiteCore's limit); later keys are written as strings.
+    package static let maximumCount = 2048
+    /// The longest key (in UTF-8 bytes) that is ever made shared.
+    package static let maximumKeyLength = 16
+
+    private struct State {
+        var byIndex: [String] = []
+        var byKey: [SmallKey: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Makes an empty table.
+    package init() {}
+
+    /// Makes a table holding `keys`, in order (index = integer key).
+    package init(keys: [String]) {
+        state.withLock { state in
+            for key in keys { Self.append(key, to: &state) }
+        }
+    }
+
+    /// Makes a table from its persisted form: Fleece data whose root is an array of strings.
+    ///
+    /// - Throws: ``FleeceError`` when the data is not valid Fleece or not an array of strings.
+    package convenience init(persisted bytes: [UInt8]) throws {
+        if bytes.isEmpty { self.init(); return }
+        let document = try FleeceDocument(bytes: bytes)
+        guard let array = document.root.array else {
+            throw FleeceError(.invalidData, "shared keys: persisted data is not a Fleece array")
+        }
+        var keys: [String] = []
+        keys.reserveCapacity(array.count)
+        for item in array {
+            guard let key = item.string else {
+                throw FleeceError(.invalidData, "shared keys: entry \(keys.count) is not a string")
+            }
+            keys.append(key)
+        }
+        self.init(keys: keys)
+    }
+
+    private static func append(_ key: String, to state: inout State) {
+        var key = key
+        let smallKey = key.withUTF8 { SmallKey(UnsafeRawBufferPointer($0)) }
+        if let smallKey { state.byKey[smallKey] = state.byIndex.count }
+        state.byIndex.append(key)
+    }
+
+    /// The number of keys in the table.
+    package var count: Int { state.withLock { $0.byIndex.count } }
+
+    /// Every key, in index order.
+    package var keys: [String] { state.withLock { $0.byIndex } }
+
+    /// The persisted form: Fleece bytes of an array of the keys as strings, in index order.
+    package func persistedBytes() -> [UInt8] {
+        let keys = self.keys
+        let encoder = FleeceEncoder()
+        encoder.beginArray()
+        for key in keys { encoder.writeString(key) }
+        encoder.endArray()
+        return (try? encoder.finish()) ?? []
+    }
+
+    /// Forgets every key added after the first `count` (the keys added by an aborted transaction).
+    package func revert(toCount count: Int) {
+        state.withLock { state in
+            guard count >= 0, count < state.byIndex.count else { return }
+            for key in state.byIndex[count...] {
+                var key = key
+                if let smallKey = key.withUTF8({ SmallKey(UnsafeRawBufferPointer($0)) }) {
+                    state.byKey[smallKey] = nil
+                }
+            }
+            state.byIndex.removeSubrange(count...)
+        }
+    }
+
+    /// The key string for an integer key, or nil when the table has no such key.
+    package func string(for index: Int) -> String? {
+        state.withLock { state in
+            index >= 0 && index < state.byIndex.count ? state.byIndex[index] : nil
+        }
+    }
+
+    /// The integer for a key already in the table (never adds).
+    package func index(for key: String) -> Int? {
+        var key = key
+        return key.withUTF8 { index(forBytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The integer for a key already in the table, given as UTF-8 bytes (never adds).
+    package func index(forBytes bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let smallKey = SmallKey(bytes) else { return nil }
+        return state.withLock { $0.byKey[smallKey] }
+    }
+
+    /// The integer for a key, adding it when it is eligible and the table is not full; nil when
+    /// the key must be written as a string.
+    package func indexAddingIfEligible(forBytes bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let smallKey = SmallKey(bytes) else { return nil }
+        return state.withLock { state in
+            if let index = state.byKey[smallKey] { return index }
+            guard state.byIndex.count < Self.maximumCount, Self.isEligible(bytes) else { return nil }
+            let index = state.byIndex.count
+            state.byKey[smallKey] = index
+            state.byIndex.append(String(decoding: bytes, as: UTF8.self))
+            return index
+        }
+    }
+
+    /// Whether LiteCore would make this key shared: at most 16 bytes, each an ASCII letter,
+    /// digit, `_` or `-` (the empty key qualifies).
+    package static func isEligible(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count <= maximumKeyLength else { return false }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
