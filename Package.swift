@@ -18,6 +18,13 @@ let package = Package(
         .systemLibrary(name: "CRocksDB", path: "Modules/CRocksDB",
                        pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
 
+        // MARK: Storage
+        .target(name: "LiteStorage", path: "Modules/LiteStorage"),
+        .target(name: "SQLiteStorage", dependencies: ["LiteStorage", "CSQLite"],
+                path: "Modules/SQLiteStorage"),
+        .target(name: "RocksDBStorage", dependencies: ["LiteStorage", "CRocksDB"],
+                path: "Modules/RocksDBStorage"),
+
         // MARK: Tools
         .executableTarget(name: "cblite-bench",
                           dependencies: [
