@@ -27,9 +27,12 @@ let package = Package(
         .target(name: "Fleece", dependencies: [], path: "Modules/Fleece"),
 
         // MARK: Storage
+        .target(name: "LiteStorage", path: "Modules/LiteStorage"),
+        .target(name: "SQLiteStorage", dependencies: ["LiteStorage", "CSQLite"],
+                path: "Modules/SQLiteStorage"),
 
         // MARK: Database core
-        .target(name: "LiteDatabase", dependencies: ["Fleece", crypto],
+        .target(name: "LiteDatabase", dependencies: ["Fleece", "LiteStorage", crypto],
                 path: "Modules/LiteDatabase"),
 
         // MARK: Tools

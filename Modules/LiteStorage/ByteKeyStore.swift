@@ -1,0 +1,38 @@
+/// A named, ordered map from byte keys to byte values, for indexes.
+///
+/// Keys are ordered by their unsigned bytes (memcmp order), so an order-preserving key
+/// encoding gives index order. Same visibility and transaction rules as ``KeyStore``.
+package protocol ByteKeyStore: AnyObject, Sendable {
+    /// The store's name.
+    var name: String { get }
+
+    /// Stores `value` under `key`, replacing any previous value.
+    func put(_ key: [UInt8], _ value: [UInt8]) throws
+
+    /// The value under `key`, or `nil`.
+    func get(_ key: [UInt8]) throws -> [UInt8]?
+
+    /// Removes `key`. - Returns: whether it existed.
+    @discardableResult
+    func delete(_ key: [UInt8]) throws -> Bool
+
+    /// Removes every key in `range`. - Returns: how many were removed.
+    @discardableResult
+    func delete(range: ByteKeyRange) throws -> Int
+
+    /// Entries in `range`, ascending or descending by key.
+    func scan(_ range: ByteKeyRange, descending: Bool) throws -> ByteKeyEnumerator
+
+    /// The number of entries.
+    func count() throws -> Int
+}
+
+extension ByteKeyStore {
+    /// Entries whose key starts with `prefix`, ascending.
+    package func scan(prefix: [UInt8], descending: Bool = false) throws -> ByteKeyEnumerator {
+        try scan(ByteKeyRange(prefix: prefix), descending: descending)
+    }
+
+    /// Every entry, ascending.
+    package func scanAll() throws -> ByteKeyEnumerator { try scan(.all, descending: false) }
+}

@@ -1,0 +1,101 @@
+/// One open database file (or folder) of some engine: its key stores, byte-key stores and the
+/// transaction that writes them.
+///
+/// Concurrency: one write transaction at a time per file — a second writer (another thread, or
+/// another `DataFile` on the same path in this process) waits for the first to finish. Readers
+/// never wait for writers and see only committed data, except the writing thread, which sees its
+/// own writes. Across processes the engine decides (see each engine's documentation).
+///
+/// ```swift
+/// let store = try file.keyStore("default")
+/// let sequence = try file.write { try store.set(Record(key: "doc", body: bytes), ifSequence: 0) }
+/// ```
+package protocol DataFile: AnyObject, Sendable {
+    /// Where the file (or folder) is.
+    var path: String { get }
+    /// The engine's name (`SQLite`, `RocksDB`).
+    var engineName: String { get }
+    /// Whether the file was opened read-only.
+    var isReadOnly: Bool { get }
+
+    /// The key store with this name, created (in its own transaction, or the current one) when
+    /// missing. On a read-only file a missing store is `StorageError.notFound`.
+    func keyStore(_ name: String) throws -> any KeyStore
+    /// The names of the existing key stores, sorted.
+    func keyStoreNames() throws -> [String]
+    /// Deletes a key store and everything in it.
+    func deleteKeyStore(_ name: String) throws
+
+    /// The byte-key store with this name, created when missing.
+    func byteKeyStore(_ name: String) throws -> any ByteKeyStore
+    /// The names of the existing byte-key stores, sorted.
+    func byteKeyStoreNames() throws -> [String]
+    /// Deletes a byte-key store and everything in it.
+    func deleteByteKeyStore(_ name: String) throws
+
+    /// Runs `body` as one write transaction: committed when it returns, discarded when it throws.
+    ///
+    /// A `write` inside a `write` on the same thread joins the outer transaction (an error
+    /// thrown inside aborts the whole outer transaction when it propagates out of it).
+    func write<T>(_ body: () throws -> T) throws -> T
+    /// Whether the calling thread is inside a write transaction of this file.
+    var isInTransaction: Bool { get }
+
+    /// Runs `body` with a consistent view: every read on this thread inside sees the data
+    /// committed when the snapshot began, whatever other writers commit meanwhile.
+    func withReadSnapshot<T>(_ body: () throws -> T) throws -> T
+
+    /// Registers `observer`, called after every commit on this path in this process (from any
+    /// `DataFile` instance), on the committing thread, after the write lock is released.
+    func addCommitObserver(_ observer: @escaping @Sendable (CommitEvent) -> Void) -> CommitObserverToken
+    /// Removes an observer.
+    func removeCommitObserver(_ token: CommitObserverToken)
+
+    /// Reclaims unused space.
+    func compact() throws
+    /// Closes the file; later calls throw `StorageError.closed`. Closing twice does nothing.
+    func close() throws
+}
+
+/// What a commit changed, per key store: enumerate each store `since` its previous last
+/// sequence to see which records were written.
+package struct CommitEvent: Sendable, Hashable {
+    /// One key store touched by the transaction.
+    package struct StoreChange: Sendable, Hashable {
+        /// The store's name.
+        package var store: String
+        /// The store's last sequence before the transaction.
+        package var previousLastSequence: UInt64
+        /// The store's last sequence after the transaction.
+        package var lastSequence: UInt64
+        /// How many records the transaction purged.
+        package var purged: UInt64
+
+        /// Makes a change description.
+        package init(store: String, previousLastSequence: UInt64, lastSequence: UInt64, purged: UInt64) {
+            self.store = store
+            self.previousLastSequence = previousLastSequence
+            self.lastSequence = lastSequence
+            self.purged = purged
+        }
+    }
+
+    /// The data file's path.
+    package var path: String
+    /// The stores that changed, sorted by name.
+    package var changes: [StoreChange]
+
+    /// Makes an event.
+    package init(path: String, changes: [StoreChange]) {
+        self.path = path
+        self.changes = changes
+    }
+}
+
+/// Identifies a registered commit observer.
+package struct CommitObserverToken: Hashable, Sendable {
+    /// A number unique in the process.
+    package let id: UInt64
+    /// Wraps a number.
+    package init(id: UInt64) { self.id = id }
+}

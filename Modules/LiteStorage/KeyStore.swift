@@ -1,0 +1,75 @@
+/// A named map from document ID to ``Record`` inside a data file, with a per-store sequence.
+///
+/// Reads on the thread that is inside `DataFile.write` see that transaction's writes; reads
+/// inside `DataFile.withReadSnapshot` see the snapshot; any other read sees committed data.
+/// Writes must happen inside `DataFile.write`.
+package protocol KeyStore: AnyObject, Sendable {
+    /// The store's name (`default`, `info`, …).
+    var name: String { get }
+
+    /// The record with this key, or `nil`.
+    func get(_ key: String, content: RecordContent) throws -> Record?
+
+    /// The record with this sequence, or `nil`.
+    func get(sequence: UInt64, content: RecordContent) throws -> Record?
+
+    /// Stores `record` under its key with the next sequence and returns that sequence.
+    ///
+    /// - Parameter ifSequence: `nil` writes unconditionally; `0` only inserts (the key must not
+    ///   exist); `N` only replaces a record whose current sequence is still `N`.
+    /// - Throws: `StorageError.conflict` when the condition does not hold.
+    @discardableResult
+    func set(_ record: Record, ifSequence: UInt64?) throws -> UInt64
+
+    /// Removes the record for good (no tombstone) and increments the purge count.
+    /// - Returns: whether a record was removed.
+    @discardableResult
+    func purge(_ key: String) throws -> Bool
+
+    /// The number of records, optionally counting those flagged deleted.
+    func recordCount(includeDeleted: Bool) throws -> Int
+
+    /// The highest sequence ever given in this store (0 when none); never decreases.
+    func lastSequence() throws -> UInt64
+
+    /// How many records have been purged from this store, ever.
+    func purgeCount() throws -> UInt64
+
+    /// Records in key order (unsigned UTF-8 byte order) with `startKey <= key <= endKey` (each
+    /// bound optional); `options.descending` walks the same range from the end.
+    func enumerate(startKey: String?, endKey: String?,
+                   options: RecordEnumerationOptions) throws -> RecordEnumerator
+
+    /// Records whose sequence is greater than `since`, in ascending sequence order.
+    func enumerate(since: UInt64, options: RecordEnumerationOptions) throws -> RecordEnumerator
+
+    /// Sets or clears (`nil`) a record's expiration, in milliseconds since the Unix epoch.
+    /// - Returns: whether the record exists.
+    @discardableResult
+    func setExpiration(_ key: String, to expiration: Int64?) throws -> Bool
+
+    /// The record's expiration, or `nil` when it has none or does not exist.
+    func expiration(of key: String) throws -> Int64?
+
+    /// The earliest expiration in the store, or `nil`.
+    func nextExpiration() throws -> Int64?
+
+    /// The keys of records whose expiration is at or before `now`, earliest first.
+    func expiredKeys(at now: Int64) throws -> [String]
+}
+
+extension KeyStore {
+    /// The record with this key, with its body.
+    package func get(_ key: String) throws -> Record? { try get(key, content: .all) }
+
+    /// The record with this sequence, with its body.
+    package func get(sequence: UInt64) throws -> Record? { try get(sequence: sequence, content: .all) }
+
+    /// Every live record in key order.
+    package func enumerate(options: RecordEnumerationOptions = .init()) throws -> RecordEnumerator {
+        try enumerate(startKey: nil, endKey: nil, options: options)
+    }
+
+    /// The number of live records.
+    package func recordCount() throws -> Int { try recordCount(includeDeleted: false) }
+}

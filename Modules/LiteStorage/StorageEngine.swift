@@ -1,0 +1,49 @@
+/// A storage engine, as the database registry lists it: its name, the file or folder it keeps
+/// inside a `.cblite2` bundle, and how to recognise, open, create and delete that file.
+///
+/// ```swift
+/// let engine: any StorageEngine = SQLiteEngine()
+/// let path = engine.dataFilePath(inBundle: bundlePath)   // …/db.sqlite3
+/// let file = try engine.open(at: path, options: .init(create: true))
+/// ```
+package protocol StorageEngine: Sendable {
+    /// The engine's name: `SQLite`, `RocksDB`.
+    var name: String { get }
+    /// The file or folder name inside a bundle: `db.sqlite3`, `db.rocksdb`.
+    var fileName: String { get }
+
+    /// Whether something exists at `path` (which need not be this engine's).
+    func exists(at path: String) -> Bool
+    /// Whether the file or folder at `path` looks like this engine's (checks its format, not its
+    /// name; does not modify anything).
+    func recognises(fileAt path: String) -> Bool
+    /// Opens (or with `options.create`, creates) the data file at `path`.
+    ///
+    /// - Throws: `StorageError` — `notFound` when missing and not creating; `notADatabase`,
+    ///   `corrupt`, `databaseTooOld` (carrying the version), `databaseTooNew` without modifying
+    ///   anything.
+    func open(at path: String, options: DataFileOptions) throws -> any DataFile
+    /// Deletes the data file at `path` and the engine's side files. Missing files are fine.
+    func delete(at path: String) throws
+}
+
+extension StorageEngine {
+    /// The data file's location inside a `.cblite2` bundle folder.
+    package func dataFilePath(inBundle bundlePath: String) -> String {
+        bundlePath.hasSuffix("/") ? bundlePath + fileName : bundlePath + "/" + fileName
+    }
+}
+
+/// How to open a data file.
+package struct DataFileOptions: Sendable, Hashable {
+    /// Create the file when it does not exist.
+    package var create: Bool
+    /// Open for reading only: writes throw `StorageError.readOnly`, nothing on disk changes.
+    package var readOnly: Bool
+
+    /// Makes options (by default: open an existing file read-write).
+    package init(create: Bool = false, readOnly: Bool = false) {
+        self.create = create
+        self.readOnly = readOnly
+    }
+}

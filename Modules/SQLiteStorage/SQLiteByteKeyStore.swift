@@ -1,0 +1,97 @@
+import CSQLite
+import LiteStorage
+
+/// A byte-key store kept in table `bk_<name>` (`key BLOB PRIMARY KEY, value BLOB`,
+/// `WITHOUT ROWID`); SQLite compares BLOBs with memcmp, which is unsigned byte order.
+package final class SQLiteByteKeyStore: ByteKeyStore, @unchecked Sendable {
+    /// The store's name.
+    package let name: String
+    let file: SQLiteDataFile
+    private let table: String
+
+    init(name: String, file: SQLiteDataFile) {
+        self.name = name
+        self.file = file
+        table = SQLiteSchema.quoted(SQLiteSchema.byteTable(name))
+    }
+
+    /// Stores `value` under `key`.
+    package func put(_ key: [UInt8], _ value: [UInt8]) throws {
+        try file.withWriter { writer in
+            let statement = try writer.cached("INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)")
+            statement.bind(1, key)
+            statement.bind(2, value)
+            try statement.run()
+        }
+    }
+
+    /// The value under `key`, or `nil`.
+    package func get(_ key: [UInt8]) throws -> [UInt8]? {
+        try file.withReader { connection in
+            let statement = try connection.cached("SELECT value FROM \(table) WHERE key=?")
+            defer { statement.reset() }
+            statement.bind(1, key)
+            return try statement.step() ? statement.bytes(0) : nil
+        }
+    }
+
+    /// Removes `key`.
+    @discardableResult
+    package func delete(_ key: [UInt8]) throws -> Bool {
+        try file.withWriter { writer in
+            let statement = try writer.cached("DELETE FROM \(table) WHERE key=?")
+            statement.bind(1, key)
+            try statement.run()
+            return writer.changes > 0
+        }
+    }
+
+    private static func filter(_ range: ByteKeyRange) -> String {
+        var conditions: [String] = []
+        if range.lower != nil { conditions.append("key >= ?1") }
+        if range.upper != nil { conditions.append("key < ?2") }
+        return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    private static func bind(_ range: ByteKeyRange, _ statement: SQLiteStatement) {
+        if let lower = range.lower { statement.bind(1, lower) }
+        if let upper = range.upper { statement.bind(2, upper) }
+    }
+
+    /// Removes every key in `range`.
+    @discardableResult
+    package func delete(range: ByteKeyRange) throws -> Int {
+        try file.withWriter { writer in
+            let statement = try writer.cached("DELETE FROM \(table)\(Self.filter(range))")
+            Self.bind(range, statement)
+            try statement.run()
+            return writer.changes
+        }
+    }
+
+    /// Entries in `range`, in key order.
+    package func scan(_ range: ByteKeyRange, descending: Bool) throws -> ByteKeyEnumerator {
+        let (connection, release) = try file.cursorConnection()
+        let statement: SQLiteStatement
+        do {
+            statement = try connection.prepare("SELECT key, value FROM \(table)\(Self.filter(range)) "
+                                               + "ORDER BY key\(descending ? " DESC" : "")")
+        } catch {
+            release()
+            throw error
+        }
+        Self.bind(range, statement)
+        return ByteKeyEnumerator(next: {
+            guard try statement.step() else { return nil }
+            return ByteKeyEntry(key: statement.bytes(0), value: statement.bytes(1))
+        }, close: {
+            statement.finalize()
+            release()
+        })
+    }
+
+    /// The number of entries.
+    package func count() throws -> Int {
+        try file.withReader { Int(try $0.integer("SELECT count(*) FROM \(table)")) }
+    }
+}

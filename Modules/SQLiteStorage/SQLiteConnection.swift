@@ -1,0 +1,115 @@
+import CSQLite
+import LiteStorage
+
+/// One SQLite connection with its prepared-statement cache.
+///
+/// Invariant: used by one thread at a time — the pool hands it to one reader, or it is the
+/// writer connection and only the thread owning the transaction uses it.
+final class SQLiteConnection: @unchecked Sendable {
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+    private var isClosed = false
+
+    /// Opens a connection; `flags` are `SQLITE_OPEN_*` values.
+    init(path: String, flags: Int32, uri: String? = nil) throws {
+        var db: OpaquePointer?
+        let result = sqlite3_open_v2(uri ?? path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard result == SQLITE_OK, let db else {
+            let text = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw Self.error(code: result, text: text, path: path, doing: "opening")
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { close() }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for statement in statements.values { statement.finalize() }
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more SQL statements that return nothing.
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &message)
+        if result != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw Self.error(code: result, text: text, path: path, doing: "running \(sql)")
+        }
+    }
+
+    /// The cached prepared statement for `sql`, reset and ready to bind.
+    func cached(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statements[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// A new statement the caller finalizes (for cursors that outlive one call).
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let result = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard result == SQLITE_OK, let statement else {
+            throw error(result, doing: "preparing \(sql)")
+        }
+        return SQLiteStatement(handle: statement, connection: self)
+    }
+
+    /// Drops cached statements (after the schema changed under an aborted transaction).
+    func clearCache() {
+        for statement in statements.values { statement.finalize() }
+        statements.removeAll()
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Reads a single integer (a pragma, a count).
+    func integer(_ sql: String) throws -> Int64 {
+        let statement = try cached(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(0) : 0
+    }
+
+    /// A `StorageError` for a failed call on this connection.
+    func error(_ code: Int32, doing action: String) -> StorageError {
+        Self.error(code: code, text: String(cString: sqlite3_errmsg(handle)), path: path, doing: action)
+    }
+
+    static func error(code: Int32, text: String, path: String, doing action: String) -> StorageError {
+        let cause = EngineMessage(code: code, text)
+        switch code & 0xFF {
+        case SQLITE_NOTADB:
+            return StorageError(.notADatabase, "\"\(path)\" is not a SQLite database (while \(action))",
+                                underlying: cause)
+        case SQLITE_CORRUPT:
+            return StorageError(.corrupt, "SQLite database \"\(path)\" is damaged (while \(action)); "
+                                + "restore it from a backup", underlying: cause)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return StorageError(.busy, "SQLite database \"\(path)\" is locked by another connection or "
+                                + "process (while \(action)); retry later", underlying: cause)
+        case SQLITE_READONLY:
+            return StorageError(.readOnly, "SQLite database \"\(path)\" is read-only (while \(action))",
+                                underlying: cause)
+        case SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_FULL, SQLITE_PERM:
+            return StorageError(.ioFailure, "SQLite database \"\(path)\": cannot read or write the file "
+                                + "(while \(action)); check it exists, its permissions and free space",
+                                underlying: cause)
+        default:
+            return StorageError(.engineFailure, "SQLite database \"\(path)\": \(text) (while \(action))",
+                                underlying: cause)
+        }
+    }
+}

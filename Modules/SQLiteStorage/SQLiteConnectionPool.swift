@@ -1,0 +1,51 @@
+import CSQLite
+import LiteStorage
+import Synchronization
+
+/// Idle reader connections of one data file. A reader takes one, uses it on its thread, and
+/// gives it back; new ones are opened on demand, so readers never wait for each other.
+final class SQLiteConnectionPool: Sendable {
+    private let path: String
+    private let flags: Int32
+    private let maximumIdle = 8
+    private let idle = Mutex<[SQLiteConnection]>([])
+
+    init(path: String, readOnly: Bool) {
+        self.path = path
+        flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+    }
+
+    /// An idle connection, or a new one.
+    func checkout() throws -> SQLiteConnection {
+        if let connection = idle.withLock({ $0.popLast() }) { return connection }
+        let connection = try SQLiteConnection(path: path, flags: flags)
+        // Readers never write; query_only makes a stray write an error instead of a surprise.
+        try connection.execute("PRAGMA busy_timeout=10000; PRAGMA query_only=1; PRAGMA case_sensitive_like=true")
+        return connection
+    }
+
+    /// Returns a connection for reuse (closes it when enough are idle).
+    func checkin(_ connection: SQLiteConnection) {
+        let kept = idle.withLock { connections -> Bool in
+            guard connections.count < maximumIdle else { return false }
+            connections.append(connection)
+            return true
+        }
+        if !kept { connection.close() }
+    }
+
+    /// Closes every idle connection.
+    func closeAll() {
+        let connections = idle.withLock { connections in
+            defer { connections.removeAll() }
+            return connections
+        }
+        for connection in connections { connection.close() }
+    }
+}
+
+/// A read snapshot: a reader connection kept inside one read transaction.
+final class SQLiteSnapshot: Sendable {
+    let connection: SQLiteConnection
+    init(connection: SQLiteConnection) { self.connection = connection }
+}

@@ -1,0 +1,144 @@
+import CSQLite
+import LiteStorage
+
+extension SQLiteDataFile {
+    // MARK: Key stores
+
+    /// The key store `name` (table `kv_<name>`), created when missing.
+    package func keyStore(_ name: String) throws -> any KeyStore {
+        try StoreName.validate(name)
+        try checkOpen()
+        if let store = schema.withLock({ $0.keyStores[name] }) { return store }
+        let table = SQLiteSchema.table(name)
+        if try !withReader({ try tableExists(table, $0) }) {
+            guard !isReadOnly else {
+                throw StorageError(.notFound, "SQLite database \"\(path)\" has no key store \"\(name)\" "
+                                   + "(opened read-only, so it cannot be created)")
+            }
+            try write { try withWriter { try $0.execute(SQLiteSchema.createKeyStore(name)) } }
+            schema.withLock { _ = $0.sequenceIndexed.insert(name) }
+        }
+        let store = SQLiteKeyStore(name: name, file: self)
+        return schema.withLock { state in
+            if let existing = state.keyStores[name] { return existing }
+            state.keyStores[name] = store
+            return store
+        }
+    }
+
+    /// Names of the key stores: tables `kv_<name>`, leaving out LiteCore's FTS tables (`kv_x::y`).
+    package func keyStoreNames() throws -> [String] {
+        try withReader { connection in
+            let statement = try connection.cached("""
+                SELECT substr(name, 4) FROM sqlite_master WHERE type='table' AND name GLOB 'kv_*' \
+                AND name NOT GLOB 'kv_*::*' ORDER BY name
+                """)
+            defer { statement.reset() }
+            var names: [String] = []
+            while try statement.step() { names.append(statement.text(0)) }
+            return names.sorted()
+        }
+    }
+
+    /// Drops `kv_<name>` and its `kvmeta` row.
+    package func deleteKeyStore(_ name: String) throws {
+        try StoreName.validate(name)
+        try write {
+            try withWriter { connection in
+                try connection.execute("DROP TABLE IF EXISTS \(SQLiteSchema.quoted(SQLiteSchema.table(name)))")
+                let statement = try connection.cached("DELETE FROM kvmeta WHERE name=?")
+                statement.bind(1, name)
+                try statement.run()
+            }
+            transaction?.stores[name] = nil
+        }
+        schema.withLock { state in
+            state.keyStores[name] = nil
+            state.expiration[name] = nil
+            state.sequenceIndexed.remove(name)
+        }
+    }
+
+    // MARK: Byte-key stores
+
+    /// The byte-key store `name` (table `bk_<name>`), created when missing.
+    package func byteKeyStore(_ name: String) throws -> any ByteKeyStore {
+        try StoreName.validate(name)
+        try checkOpen()
+        if let store = schema.withLock({ $0.byteStores[name] }) { return store }
+        let table = SQLiteSchema.byteTable(name)
+        if try !withReader({ try tableExists(table, $0) }) {
+            guard !isReadOnly else {
+                throw StorageError(.notFound, "SQLite database \"\(path)\" has no byte-key store \"\(name)\" "
+                                   + "(opened read-only, so it cannot be created)")
+            }
+            try write { try withWriter { try $0.execute(SQLiteSchema.createByteKeyStore(name)) } }
+        }
+        let store = SQLiteByteKeyStore(name: name, file: self)
+        return schema.withLock { state in
+            if let existing = state.byteStores[name] { return existing }
+            state.byteStores[name] = store
+            return store
+        }
+    }
+
+    /// Names of the byte-key stores (tables `bk_<name>`).
+    package func byteKeyStoreNames() throws -> [String] {
+        try withReader { connection in
+            let statement = try connection.cached(
+                "SELECT substr(name, 4) FROM sqlite_master WHERE type='table' AND name GLOB 'bk_*'")
+            defer { statement.reset() }
+            var names: [String] = []
+            while try statement.step() { names.append(statement.text(0)) }
+            return names.sorted()
+        }
+    }
+
+    /// Drops `bk_<name>`.
+    package func deleteByteKeyStore(_ name: String) throws {
+        try StoreName.validate(name)
+        try write {
+            try withWriter {
+                try $0.execute("DROP TABLE IF EXISTS \(SQLiteSchema.quoted(SQLiteSchema.byteTable(name)))")
+            }
+        }
+        schema.withLock { _ = $0.byteStores.removeValue(forKey: name) }
+    }
+
+    // MARK: Schema knowledge
+
+    func tableExists(_ table: String, _ connection: SQLiteConnection) throws -> Bool {
+        let statement = try connection.cached("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?")
+        defer { statement.reset() }
+        statement.bind(1, table)
+        return try statement.step()
+    }
+
+    /// Whether `store`'s table has the `expiration` column, as `connection` sees it.
+    func hasExpirationColumn(_ store: String, _ connection: SQLiteConnection) throws -> Bool {
+        if connection === writer, scopes.isWriting, transaction?.addedExpiration.contains(store) == true {
+            return true
+        }
+        if let known = schema.withLock({ $0.expiration[store] }), known { return true }
+        let statement = try connection.cached("SELECT 1 FROM pragma_table_info(?) WHERE name='expiration'")
+        defer { statement.reset() }
+        statement.bind(1, SQLiteSchema.table(store))
+        let found = try statement.step()
+        if found { schema.withLock { $0.expiration[store] = true } }
+        return found
+    }
+
+    /// Adds the expiration column inside the open transaction when it is missing.
+    func ensureExpirationColumn(_ store: String, _ writer: SQLiteConnection) throws {
+        guard try !hasExpirationColumn(store, writer) else { return }
+        try writer.execute(SQLiteSchema.addExpiration(store))
+        transaction?.addedExpiration.insert(store)
+    }
+
+    /// Creates `kv_<store>_seqs` (LiteCore makes it on demand) before the first write.
+    func ensureSequenceIndex(_ store: String, _ writer: SQLiteConnection) throws {
+        guard !schema.withLock({ $0.sequenceIndexed.contains(store) }) else { return }
+        try writer.execute(SQLiteSchema.createSequenceIndex(store))
+        schema.withLock { _ = $0.sequenceIndexed.insert(store) }
+    }
+}

@@ -1,0 +1,173 @@
+import CSQLite
+import Foundation
+import LiteStorage
+
+/// The SQLite storage engine: Couchbase Lite 2.x's `db.sqlite3` with LiteCore's schema, so
+/// files made by Couchbase Lite 2.x open here and ours open there.
+///
+/// ```swift
+/// let file = try SQLiteEngine().open(at: bundle + "/db.sqlite3", options: .init(create: true))
+/// ```
+package struct SQLiteEngine: StorageEngine {
+    /// `SQLite`, the name the registry and `DatabaseConfiguration` use.
+    package static let engineName = "SQLite"
+
+    /// `SQLite`.
+    package var name: String { Self.engineName }
+    /// `db.sqlite3`.
+    package var fileName: String { "db.sqlite3" }
+
+    /// Makes the engine (it holds no state).
+    package init() {}
+
+    /// Whether a file or folder exists at `path`.
+    package func exists(at path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path)
+    }
+
+    /// Whether `path` is a regular file starting with SQLite's magic header.
+    package func recognises(fileAt path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+              let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let bytes = (try? handle.read(upToCount: 16)).map { [UInt8]($0) } ?? []
+        return bytes == SQLiteFileHeader.magic
+    }
+
+    /// Removes the file and its `-wal` and `-shm` companions.
+    package func delete(at path: String) throws {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let file = path + suffix
+            guard FileManager.default.fileExists(atPath: file) else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: file)
+            } catch {
+                throw StorageError(.ioFailure, "cannot delete \"\(file)\": \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Opens or creates the file; see `StorageEngine.open`.
+    package func open(at path: String, options: DataFileOptions) throws -> any DataFile {
+        try openFile(at: path, options: options)
+    }
+
+    /// Opens or creates the file, returning the concrete type.
+    package func openFile(at path: String, options: DataFileOptions) throws -> SQLiteDataFile {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        if isFolder.boolValue {
+            let hint = FileManager.default.fileExists(atPath: path + "/CURRENT")
+                ? " (it looks like a RocksDB database: open it with the RocksDB engine)" : ""
+            throw StorageError(.notADatabase, "\"\(path)\" is a folder, not a SQLite database file\(hint)")
+        }
+        if !exists {
+            guard options.create, !options.readOnly else {
+                throw StorageError(.notFound, "SQLite database \"\(path)\" does not exist")
+            }
+            return try create(at: path)
+        }
+        let walExists = FileManager.default.fileExists(atPath: path + "-wal")
+        let header = try SQLiteFileHeader(path: path)
+        if !walExists {
+            // Without a WAL the header's user_version is the real one; judge before opening.
+            try Self.checkVersion(header.userVersion, path: path, allowZero: true)
+            try validateImmutably(path)
+        }
+        return try openExisting(at: path, readOnly: options.readOnly)
+    }
+
+    private func create(at path: String) throws -> SQLiteDataFile {
+        let connection = try SQLiteConnection(
+            path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXRESCODE)
+        do {
+            try connection.execute(SQLiteSchema.perConnectionSettings)
+            try connection.execute(SQLiteSchema.createFile)
+        } catch {
+            connection.close()
+            try? delete(at: path)
+            throw error
+        }
+        return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true)
+    }
+
+    /// Reads the schema through an `immutable=1` connection, which takes no locks and writes no
+    /// side files, so a damaged or foreign file is refused without being touched.
+    private func validateImmutably(_ path: String) throws {
+        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+            + "?immutable=1"
+        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, uri: uri)
+        defer { connection.close() }
+        try Self.checkSchema(connection, path: path)
+    }
+
+    /// Checks `user_version` and that `kvmeta` is there (or that the file is empty).
+    /// - Returns: whether the file has no tables at all (a file to initialise).
+    @discardableResult
+    private static func checkSchema(_ connection: SQLiteConnection, path: String) throws -> Bool {
+        let version = try connection.integer("PRAGMA user_version")
+        try checkVersion(version, path: path, allowZero: true)
+        let tables = try connection.integer("SELECT count(*) FROM sqlite_master")
+        if tables == 0 { return true }
+        let hasMeta = try connection.integer(
+            "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='kvmeta'") > 0
+        guard hasMeta, version != 0 else {
+            throw StorageError(.notADatabase, "\"\(path)\" is a SQLite database but not a Couchbase Lite one "
+                               + "(no kvmeta table, user_version \(version))")
+        }
+        return false
+    }
+
+    private static func checkVersion(_ version: Int64, path: String, allowZero: Bool) throws {
+        if version == 0 && allowZero { return }
+        if version < SQLiteSchema.minimumVersion {
+            throw StorageError(.databaseTooOld, "\"\(path)\" is a Couchbase Lite 1.x database (schema version "
+                               + "\(version)); upgrade it to 2.x before opening", schemaVersion: Int(version))
+        }
+        if version >= SQLiteSchema.firstTooNewVersion {
+            throw StorageError(.databaseTooNew, "\"\(path)\" was written by a newer Couchbase Lite (schema "
+                               + "version \(version)); this version reads 2.x schemas (201…399)",
+                               schemaVersion: Int(version))
+        }
+    }
+
+    private func openExisting(at path: String, readOnly: Bool) throws -> SQLiteDataFile {
+        let connection = try SQLiteConnection(
+            path: path, flags: (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_EXRESCODE)
+        do {
+            try connection.execute("PRAGMA busy_timeout=10000")
+            let isEmpty = try Self.checkSchema(connection, path: path)
+            if isEmpty {
+                guard !readOnly else {
+                    throw StorageError(.notADatabase, "\"\(path)\" is an empty SQLite database, not a "
+                                       + "Couchbase Lite one (opened read-only, so it cannot be initialised)")
+                }
+                try connection.execute(SQLiteSchema.perConnectionSettings)
+                try connection.execute(SQLiteSchema.createFile)
+                return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true)
+            }
+            var version = try connection.integer("PRAGMA user_version")
+            if readOnly {
+                try connection.execute("PRAGMA case_sensitive_like=true; PRAGMA query_only=1")
+            } else {
+                try connection.execute(SQLiteSchema.perConnectionSettings + "PRAGMA journal_mode=WAL;")
+                if version < SQLiteSchema.purgeCountVersion {
+                    // As LiteCore 2.7+ does on open: 201/301 files gain kvmeta.purgeCnt.
+                    try connection.execute("BEGIN IMMEDIATE;" + SQLiteSchema.addPurgeCount + "COMMIT;")
+                    version = SQLiteSchema.currentVersion
+                }
+            }
+            let hasPurgeCount = try connection.integer(
+                "SELECT count(*) FROM pragma_table_info('kvmeta') WHERE name='purgeCnt'") > 0
+            // A read-only file gets reader connections only; the opening one is not kept.
+            if readOnly { connection.close() }
+            return SQLiteDataFile(path: path, readOnly: readOnly, writer: readOnly ? nil : connection,
+                                  hasPurgeCount: hasPurgeCount)
+        } catch {
+            try? connection.execute("ROLLBACK")
+            connection.close()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import LiteStorage
+
+/// The 100-byte header every SQLite database file starts with, read without SQLite so that a
+/// file that is not ours is judged without opening it (and so without touching it).
+/// Layout: https://www.sqlite.org/fileformat.html §1.3.
+struct SQLiteFileHeader {
+    static let magic = Array("SQLite format 3\0".utf8)
+
+    let pageSize: Int
+    let pageCount: Int?
+    let userVersion: Int64
+    let fileSize: Int
+
+    /// Reads and checks the header of the file at `path`.
+    ///
+    /// - Throws: `notADatabase` for a file that is not SQLite; `corrupt` for a truncated or
+    ///   damaged one.
+    init(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StorageError(.ioFailure, "cannot read \"\(path)\": check it exists and its permissions")
+        }
+        defer { try? handle.close() }
+        let size = Int((try? handle.seekToEnd()) ?? 0)
+        try? handle.seek(toOffset: 0)
+        let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        fileSize = size
+        if size == 0 {
+            throw StorageError(.notADatabase, "\"\(path)\" is an empty file, not a SQLite database")
+        }
+        guard bytes.count >= 16, Array(bytes[0..<16]) == Self.magic else {
+            throw StorageError(.notADatabase, "\"\(path)\" is not a SQLite database (its first bytes are "
+                               + "not \"SQLite format 3\")")
+        }
+        guard bytes.count == 100 else {
+            throw StorageError(.corrupt, "SQLite database \"\(path)\" is truncated: \(size) bytes, "
+                               + "shorter than its 100-byte header")
+        }
+        func u32(_ offset: Int) -> UInt32 {
+            bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+        }
+        let rawPageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+        let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
+        guard pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else {
+            throw StorageError(.corrupt, "SQLite database \"\(path)\" is damaged: its header gives page "
+                               + "size \(rawPageSize)")
+        }
+        self.pageSize = pageSize
+        // The in-header page count is valid only when the change counter matches offset 92.
+        pageCount = u32(24) == u32(92) ? Int(u32(28)) : nil
+        userVersion = Int64(Int32(bitPattern: u32(60)))
+        if size % pageSize != 0 || (pageCount.map { size < $0 * pageSize } ?? false) {
+            throw StorageError(.corrupt, "SQLite database \"\(path)\" is truncated: \(size) bytes is not "
+                               + "the \(pageCount.map { "\($0) × " } ?? "multiple of ")\(pageSize)-byte pages "
+                               + "its header promises; restore it from a backup")
+        }
+    }
+}

@@ -1,0 +1,275 @@
+import CSQLite
+import LiteStorage
+
+/// A key store kept in table `kv_<name>` with LiteCore's columns
+/// `key, sequence, flags, version, body` (+ `expiration` once one is set).
+package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
+    /// The store's name.
+    package let name: String
+    // Strong: the file drops its store cache on close, which breaks the cycle.
+    let file: SQLiteDataFile
+    private let table: String
+    private let sql: SQL
+
+    /// The statements, built once per store (the table name is part of the text).
+    private struct SQL {
+        let insert, update, upsert, purge, countAll, countLive, setExpiration, exists: String
+        let getExpiration, nextExpiration, expired: String
+
+        init(_ table: String) {
+            insert = "INSERT OR IGNORE INTO \(table) (key, sequence, flags, version, body) VALUES (?, ?, ?, ?, ?)"
+            update = "UPDATE \(table) SET sequence=?, flags=?, version=?, body=? WHERE key=? AND sequence=?"
+            upsert = "INSERT INTO \(table) (key, sequence, flags, version, body) VALUES (?, ?, ?, ?, ?) "
+                + "ON CONFLICT(key) DO UPDATE SET sequence=excluded.sequence, flags=excluded.flags, "
+                + "version=excluded.version, body=excluded.body"
+            purge = "DELETE FROM \(table) WHERE key=?"
+            countAll = "SELECT count(*) FROM \(table)"
+            countLive = "SELECT count(*) FROM \(table) WHERE (flags & 1) = 0"
+            setExpiration = "UPDATE \(table) SET expiration=? WHERE key=?"
+            exists = "SELECT 1 FROM \(table) WHERE key=?"
+            getExpiration = "SELECT expiration FROM \(table) WHERE key=?"
+            nextExpiration = "SELECT min(expiration) FROM \(table) WHERE expiration NOT NULL"
+            expired = "SELECT key FROM \(table) WHERE expiration <= ? ORDER BY expiration, key"
+        }
+    }
+
+    init(name: String, file: SQLiteDataFile) {
+        self.name = name
+        self.file = file
+        table = SQLiteSchema.quoted(SQLiteSchema.table(name))
+        sql = SQL(table)
+    }
+
+    // MARK: Reading
+
+    private func selectList(_ content: RecordContent, expiration: Bool) -> String {
+        let body = content == .all ? "body" : "length(body)"
+        return "sequence, flags, key, version, \(body)" + (expiration ? ", expiration" : "")
+    }
+
+    /// Decodes the row `selectList` produced.
+    private static func record(_ row: SQLiteStatement, content: RecordContent, expiration: Bool) -> Record {
+        let body = content == .all ? row.bytes(4) : []
+        return Record(key: row.text(2), version: row.bytes(3), body: body,
+                      flags: DocumentFlags(rawValue: UInt32(truncatingIfNeeded: row.int64(1))),
+                      sequence: row.isNull(0) ? 0 : row.uint64(0),
+                      expiration: expiration && !row.isNull(5) ? row.int64(5) : nil,
+                      bodySize: content == .all ? body.count : Int(row.int64(4)))
+    }
+
+    /// The record with this key, or `nil`.
+    package func get(_ key: String, content: RecordContent) throws -> Record? {
+        try file.withReader { connection in
+            let expiration = try file.hasExpirationColumn(name, connection)
+            let statement = try connection.cached(
+                "SELECT \(selectList(content, expiration: expiration)) FROM \(table) WHERE key=?")
+            defer { statement.reset() }
+            statement.bind(1, key)
+            guard try statement.step() else { return nil }
+            return Self.record(statement, content: content, expiration: expiration)
+        }
+    }
+
+    /// The record with this sequence, or `nil`.
+    package func get(sequence: UInt64, content: RecordContent) throws -> Record? {
+        try file.withReader { connection in
+            let expiration = try file.hasExpirationColumn(name, connection)
+            let statement = try connection.cached(
+                "SELECT \(selectList(content, expiration: expiration)) FROM \(table) WHERE sequence=?")
+            defer { statement.reset() }
+            statement.bind(1, sequence)
+            guard try statement.step() else { return nil }
+            return Self.record(statement, content: content, expiration: expiration)
+        }
+    }
+
+    /// The number of records, optionally counting deleted ones.
+    package func recordCount(includeDeleted: Bool) throws -> Int {
+        try file.withReader { Int(try $0.integer(includeDeleted ? sql.countAll : sql.countLive)) }
+    }
+
+    /// The highest sequence given in this store.
+    package func lastSequence() throws -> UInt64 {
+        try file.withReader { try file.readMeta(name, $0).0 }
+    }
+
+    /// How many records were ever purged from this store.
+    package func purgeCount() throws -> UInt64 {
+        try file.withReader { try file.readMeta(name, $0).1 }
+    }
+
+    // MARK: Enumerating
+
+    /// Records in key order between `startKey` and `endKey` (inclusive).
+    package func enumerate(startKey: String?, endKey: String?,
+                           options: RecordEnumerationOptions) throws -> RecordEnumerator {
+        var conditions: [String] = []
+        if startKey != nil { conditions.append("key >= ?1") }
+        if endKey != nil { conditions.append("key <= ?2") }
+        return try cursor(conditions: conditions, order: options.descending ? "key DESC" : "key",
+                          options: options) { statement in
+            if let startKey { statement.bind(1, startKey) }
+            if let endKey { statement.bind(2, endKey) }
+        }
+    }
+
+    /// Records with a sequence greater than `since`, ascending.
+    package func enumerate(since: UInt64, options: RecordEnumerationOptions) throws -> RecordEnumerator {
+        try cursor(conditions: ["sequence > ?1"], order: "sequence", options: options) { statement in
+            statement.bind(1, since)
+        }
+    }
+
+    private func cursor(conditions: [String], order: String, options: RecordEnumerationOptions,
+                        bind: (SQLiteStatement) -> Void) throws -> RecordEnumerator {
+        var conditions = conditions
+        if !options.includeDeleted { conditions.append("(flags & 1) = 0") }
+        if !options.requiredFlags.isEmpty {
+            conditions.append("(flags & \(options.requiredFlags.rawValue)) = \(options.requiredFlags.rawValue)")
+        }
+        let (connection, release) = try file.cursorConnection()
+        let statement: SQLiteStatement
+        let expiration: Bool
+        do {
+            expiration = try file.hasExpirationColumn(name, connection)
+            let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            statement = try connection.prepare("SELECT \(selectList(options.content, expiration: expiration)) "
+                                               + "FROM \(table)\(filter) ORDER BY \(order)")
+        } catch {
+            release()
+            throw error
+        }
+        bind(statement)
+        let content = options.content
+        return RecordEnumerator(next: {
+            guard try statement.step() else { return nil }
+            return Self.record(statement, content: content, expiration: expiration)
+        }, close: {
+            statement.finalize()
+            release()
+        })
+    }
+
+    // MARK: Writing
+
+    /// Stores `record` with the next sequence; see `KeyStore.set`.
+    @discardableResult
+    package func set(_ record: Record, ifSequence: UInt64?) throws -> UInt64 {
+        try file.withWriter { writer in
+            try file.ensureSequenceIndex(name, writer)
+            var meta = try file.transactionMeta(name, writer)
+            let sequence = meta.lastSequence + 1
+            let statement: SQLiteStatement
+            switch ifSequence {
+            case 0?:
+                statement = try writer.cached(sql.insert)
+            case let expected?:
+                statement = try writer.cached(sql.update)
+                statement.bind(1, sequence)
+                statement.bind(2, Int64(record.flags.rawValue))
+                statement.bind(3, record.version)
+                statement.bind(4, record.body)
+                statement.bind(5, record.key)
+                statement.bind(6, expected)
+            case nil:
+                statement = try writer.cached(sql.upsert)
+            }
+            if ifSequence == nil || ifSequence == 0 {
+                statement.bind(1, record.key)
+                statement.bind(2, sequence)
+                statement.bind(3, Int64(record.flags.rawValue))
+                statement.bind(4, record.version)
+                statement.bind(5, record.body)
+            }
+            try statement.run()
+            if writer.changes == 0 {
+                throw StorageError(.conflict, "key store \"\(name)\": record \"\(record.key)\" "
+                    + (ifSequence == 0 ? "already exists (insert-only write)"
+                                       : "is no longer at sequence \(ifSequence ?? 0)")
+                    + "; read it again and retry")
+            }
+            meta.lastSequence = sequence
+            file.updateTransactionMeta(name, meta)
+            return sequence
+        }
+    }
+
+    /// Deletes the row for good and counts the purge.
+    @discardableResult
+    package func purge(_ key: String) throws -> Bool {
+        try file.withWriter { writer in
+            let statement = try writer.cached(sql.purge)
+            statement.bind(1, key)
+            try statement.run()
+            guard writer.changes > 0 else { return false }
+            var meta = try file.transactionMeta(name, writer)
+            meta.purged += 1
+            file.updateTransactionMeta(name, meta)
+            return true
+        }
+    }
+
+    // MARK: Expiration
+
+    /// Sets or clears a record's expiration (adding the column and index on first use).
+    @discardableResult
+    package func setExpiration(_ key: String, to expiration: Int64?) throws -> Bool {
+        try file.withWriter { writer in
+            if let expiration {
+                try file.ensureExpirationColumn(name, writer)
+                let statement = try writer.cached(sql.setExpiration)
+                statement.bind(1, expiration)
+                statement.bind(2, key)
+                try statement.run()
+                return writer.changes > 0
+            }
+            if try file.hasExpirationColumn(name, writer) {
+                let statement = try writer.cached(sql.setExpiration)
+                statement.bindNull(1)
+                statement.bind(2, key)
+                try statement.run()
+                return writer.changes > 0
+            }
+            let statement = try writer.cached(sql.exists)
+            defer { statement.reset() }
+            statement.bind(1, key)
+            return try statement.step()
+        }
+    }
+
+    /// The record's expiration, or `nil`.
+    package func expiration(of key: String) throws -> Int64? {
+        try file.withReader { connection in
+            guard try file.hasExpirationColumn(name, connection) else { return nil }
+            let statement = try connection.cached(sql.getExpiration)
+            defer { statement.reset() }
+            statement.bind(1, key)
+            guard try statement.step(), !statement.isNull(0) else { return nil }
+            return statement.int64(0)
+        }
+    }
+
+    /// The earliest expiration in the store, or `nil`.
+    package func nextExpiration() throws -> Int64? {
+        try file.withReader { connection in
+            guard try file.hasExpirationColumn(name, connection) else { return nil }
+            let statement = try connection.cached(sql.nextExpiration)
+            defer { statement.reset() }
+            guard try statement.step(), !statement.isNull(0) else { return nil }
+            return statement.int64(0)
+        }
+    }
+
+    /// Keys whose expiration is at or before `now`, earliest first.
+    package func expiredKeys(at now: Int64) throws -> [String] {
+        try file.withReader { connection in
+            guard try file.hasExpirationColumn(name, connection) else { return [] }
+            let statement = try connection.cached(sql.expired)
+            defer { statement.reset() }
+            statement.bind(1, now)
+            var keys: [String] = []
+            while try statement.step() { keys.append(statement.text(0)) }
+            return keys
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// The Couchbase Lite 2.x SQLite schema as data (LiteCore `SQLiteDataFile.cc`,
+/// `SQLiteKeyStore.cc`; summarised in `shared/reference/formats.md` §2.3).
+enum SQLiteSchema {
+    /// `PRAGMA user_version` written to new files: 302 = Couchbase Lite 2.7/2.8 (`kvmeta.purgeCnt`).
+    static let currentVersion: Int64 = 302
+    /// The oldest 2.x schema (Couchbase Lite 2.0); below it is a 1.x database.
+    static let minimumVersion: Int64 = 201
+    /// Versions from here on are 3.x and later.
+    static let firstTooNewVersion: Int64 = 400
+    /// The version that added `kvmeta.purgeCnt`.
+    static let purgeCountVersion: Int64 = 302
+
+    /// Statements that make a new file (order matters: auto_vacuum before the first table).
+    static let createFile = """
+        PRAGMA auto_vacuum=incremental;
+        PRAGMA journal_mode=WAL;
+        BEGIN;
+        CREATE TABLE kvmeta (name TEXT PRIMARY KEY, lastSeq INTEGER DEFAULT 0, purgeCnt INTEGER DEFAULT 0) WITHOUT ROWID;
+        PRAGMA user_version=302;
+        COMMIT;
+        """
+
+    /// Settings applied on every open, as LiteCore does.
+    static let perConnectionSettings = """
+        PRAGMA synchronous=normal;
+        PRAGMA journal_size_limit=2097152;
+        PRAGMA case_sensitive_like=true;
+        PRAGMA busy_timeout=10000;
+        """
+
+    /// Upgrades a 201/301 file's `kvmeta` to 302.
+    static let addPurgeCount = """
+        ALTER TABLE kvmeta ADD COLUMN purgeCnt INTEGER DEFAULT 0;
+        PRAGMA user_version=302;
+        """
+
+    /// The table of a key store, `kv_<name>`.
+    static func table(_ store: String) -> String { "kv_\(store)" }
+
+    /// The table of a byte-key store. LiteCore lists key stores as tables named `kv_*`, and its
+    /// own index tables start with `kv_` too; `bk_` keeps ours out of both.
+    static func byteTable(_ store: String) -> String { "bk_\(store)" }
+
+    /// Quotes an identifier (names are validated by `StoreName`, quoting is belt and braces).
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Creates a key store's table exactly as LiteCore 2.x does, plus its sequence index.
+    static func createKeyStore(_ store: String) -> String {
+        let table = table(store)
+        return """
+            CREATE TABLE IF NOT EXISTS \(quoted(table)) (key TEXT PRIMARY KEY, sequence INTEGER, \
+            flags INTEGER DEFAULT 0, version BLOB, body BLOB);
+            CREATE UNIQUE INDEX IF NOT EXISTS \(quoted(table + "_seqs")) ON \(quoted(table)) (sequence);
+            """
+    }
+
+    /// The sequence index LiteCore creates on demand (`kv_X_seqs`).
+    static func createSequenceIndex(_ store: String) -> String {
+        let table = table(store)
+        return "CREATE UNIQUE INDEX IF NOT EXISTS \(quoted(table + "_seqs")) ON \(quoted(table)) (sequence)"
+    }
+
+    /// Adds the lazily created expiration column and its partial index.
+    static func addExpiration(_ store: String) -> String {
+        let table = table(store)
+        return """
+            ALTER TABLE \(quoted(table)) ADD COLUMN expiration INTEGER;
+            CREATE INDEX IF NOT EXISTS \(quoted(table + "_expiration")) ON \(quoted(table)) (expiration) \
+            WHERE expiration not null;
+            """
+    }
+
+    /// Creates a byte-key store's table; BLOB keys compare with memcmp (unsigned byte order).
+    static func createByteKeyStore(_ store: String) -> String {
+        "CREATE TABLE IF NOT EXISTS \(quoted(byteTable(store))) (key BLOB PRIMARY KEY, value BLOB) WITHOUT ROWID"
+    }
+}

@@ -1,0 +1,81 @@
+import CSQLite
+import LiteStorage
+
+// SQLITE_TRANSIENT is a macro cast that Swift does not import.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A prepared statement on one connection. Used by one thread at a time (its connection's).
+final class SQLiteStatement {
+    let handle: OpaquePointer
+    unowned let connection: SQLiteConnection
+
+    init(handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    func finalize() { sqlite3_finalize(handle) }
+
+    /// Clears the previous run's state before binding new values.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ index: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress)?
+                .assumingMemoryBound(to: CChar.self), Int32(buffer.count), sqliteTransient)
+        }
+    }
+
+    func bind(_ index: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            // A zero-length blob needs a non-null pointer, or SQLite stores NULL.
+            _ = sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                  Int32(buffer.count), sqliteTransient)
+        }
+    }
+
+    func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+
+    func bind(_ index: Int32, _ value: UInt64) { sqlite3_bind_int64(handle, index, Int64(bitPattern: value)) }
+
+    func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
+
+    /// Advances; `true` when a row is available, `false` when done.
+    func step() throws -> Bool {
+        let result = sqlite3_step(handle)
+        switch result {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            throw connection.error(result, doing: "running \(String(cString: sqlite3_sql(handle)))")
+        }
+    }
+
+    /// Runs to completion, ignoring rows.
+    func run() throws {
+        while try step() {}
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func uint64(_ column: Int32) -> UInt64 { UInt64(bitPattern: sqlite3_column_int64(handle, column)) }
+
+    func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func bytes(_ column: Int32) -> [UInt8] {
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let pointer, count > 0 else { return [] }
+        return [UInt8](UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+}
