@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // MARK: System libraries (Debian -dev packages, installed by `make deps`)
@@ -18,10 +19,16 @@ let package = Package(
         .systemLibrary(name: "CRocksDB", path: "Modules/CRocksDB",
                        pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
 
+        // MARK: Modules
+        .target(name: "BlobStore",
+                dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+                path: "Modules/BlobStore"),
+
         // MARK: Tools
         .executableTarget(name: "cblite-bench",
                           dependencies: [
-                              "CSQLite", "CRocksDB",
+                              "CSQLite", "CRocksDB", "BlobStore",
+                              .product(name: "Crypto", package: "swift-crypto"),
                               .product(name: "ArgumentParser", package: "swift-argument-parser"),
                           ],
                           path: "Tools/cblite-bench"),
@@ -30,6 +37,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"],
                     path: "Tests/TestSupportTests"),
+        .testTarget(name: "BlobStoreTests",
+                    dependencies: ["BlobStore", "TestSupport",
+                                   .product(name: "Crypto", package: "swift-crypto")],
+                    path: "Tests/BlobStoreTests"),
     ],
     swiftLanguageModes: [.v6]
 )
