@@ -30,21 +30,24 @@ let package = Package(
         .target(name: "LiteStorage", path: "Modules/LiteStorage"),
         .target(name: "SQLiteStorage", dependencies: ["LiteStorage", "CSQLite"],
                 path: "Modules/SQLiteStorage"),
+        .target(name: "BlobStore", dependencies: [crypto], path: "Modules/BlobStore"),
 
         // MARK: Database core
-        .target(name: "LiteDatabase", dependencies: ["Fleece", "LiteStorage", crypto],
+        .target(name: "LiteDatabase", dependencies: ["Fleece", "LiteStorage", "BlobStore", crypto],
                 path: "Modules/LiteDatabase"),
 
         // MARK: Tools
         .executableTarget(name: "fleece", dependencies: ["Fleece", argumentParser], path: "Tools/fleece"),
         .executableTarget(name: "cblite-bench",
-                          dependencies: ["CSQLite", "CRocksDB", "Fleece", crypto, argumentParser],
+                          dependencies: ["CSQLite", "CRocksDB", "Fleece", "BlobStore", crypto, argumentParser],
                           path: "Tools/cblite-bench"),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], path: "Tests/TestSupportTests"),
         .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport"], path: "Tests/FleeceTests"),
+        .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "TestSupport", crypto],
+                    path: "Tests/BlobStoreTests"),
         .testTarget(name: "LiteDatabaseTests", dependencies: ["LiteDatabase", "TestSupport"],
                     path: "Tests/LiteDatabaseTests"),
     ],

@@ -1,0 +1,96 @@
+import Foundation
+
+extension BlobStore {
+    /// Starts writing a new blob in chunks; see ``BlobWriter``.
+    ///
+    /// - Throws: `BlobStoreError` `.io` when the directory or the temporary file cannot be created.
+    package func makeWriter() throws(BlobStoreError) -> BlobWriter {
+        try BlobWriter(store: self)
+    }
+
+    /// Stores `content` as a blob.
+    ///
+    /// - Returns: the blob's key; storing content that is already there keeps one copy.
+    @discardableResult
+    package func write(_ content: some DataProtocol) throws(BlobStoreError) -> BlobKey {
+        let writer = try makeWriter()
+        try writer.append(content)
+        return try writer.finish()
+    }
+
+    /// Stores everything `stream` gives, read in chunks of `chunkSize` bytes.
+    ///
+    /// A stream that is not open yet is opened, and closed again at the end; an open stream is
+    /// read from where it is and left open.
+    ///
+    /// - Throws: `BlobStoreError` `.io` when the stream reports an error (nothing is stored).
+    @discardableResult
+    package func write(from stream: InputStream, chunkSize: Int = defaultChunkSize,
+                       expecting expectedKey: BlobKey? = nil, expectedLength: Int64? = nil)
+        throws(BlobStoreError) -> BlobKey {
+        guard chunkSize > 0 else {
+            throw BlobStoreError(.invalidArgument, "chunk size \(chunkSize) is not positive")
+        }
+        let openedHere = stream.streamStatus == .notOpen
+        if openedHere { stream.open() }
+        defer { if openedHere { stream.close() } }
+        if stream.streamStatus == .error {
+            throw BlobStoreError(.io, "cannot open the input stream for a blob", underlying: stream.streamError)
+        }
+        let writer = try makeWriter()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        let bytes = buffer.bindMemory(to: UInt8.self)
+        while true {
+            guard let base = bytes.baseAddress else { break }
+            let count = stream.read(base, maxLength: chunkSize)
+            if count < 0 {
+                writer.abort()
+                throw BlobStoreError(.io, "reading the input stream for a blob failed after "
+                    + "\(writer.length) bytes; nothing was stored", underlying: stream.streamError)
+            }
+            if count == 0 { break }
+            try writer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+        return try writer.finish(expecting: expectedKey, expectedLength: expectedLength)
+    }
+
+    /// Stores the content of the file at `fileURL`, read in chunks of `chunkSize` bytes.
+    ///
+    /// - Throws: `BlobStoreError` `.notFound` when there is no such file, `.io` when it cannot
+    ///   be read, `.contentMismatch` when it does not match `expecting` or `expectedLength`.
+    @discardableResult
+    package func write(contentsOf fileURL: URL, chunkSize: Int = defaultChunkSize,
+                       expecting expectedKey: BlobKey? = nil, expectedLength: Int64? = nil)
+        throws(BlobStoreError) -> BlobKey {
+        guard chunkSize > 0 else {
+            throw BlobStoreError(.invalidArgument, "chunk size \(chunkSize) is not positive")
+        }
+        let path = fileURL.path
+        let source: FileDescriptor
+        do {
+            source = try FileDescriptor.openForReading(path)
+        } catch where error.isNotFound {
+            throw BlobStoreError(.notFound, "cannot store \"\(path)\" as a blob: there is no such file",
+                                 underlying: error)
+        } catch {
+            throw BlobStoreError(.io, "cannot open \"\(path)\" to store it as a blob", underlying: error)
+        }
+        defer { source.close() }
+        let writer = try makeWriter()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            let count: Int
+            do {
+                count = try source.read(into: buffer)
+            } catch {
+                writer.abort()
+                throw BlobStoreError(.io, "cannot read \"\(path)\" to store it as a blob", underlying: error)
+            }
+            if count == 0 { break }
+            try writer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+        return try writer.finish(expecting: expectedKey, expectedLength: expectedLength)
+    }
+}

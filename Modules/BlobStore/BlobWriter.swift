@@ -1,0 +1,158 @@
+import Crypto
+import Foundation
+
+/// Writes one new blob in chunks: each chunk goes to a temporary file and into the SHA-1, and
+/// ``finish(expecting:expectedLength:)`` moves the file to its key's name.
+///
+/// Memory stays at the caller's chunk size however large the blob. The temporary file,
+/// `incoming_<random>` in the store's directory, is removed by ``abort()``, by a failed
+/// write, or when a writer that was never finished is released; compaction leaves it alone
+/// while the writer is open.
+///
+/// ```swift
+/// let writer = try store.makeWriter()
+/// for chunk in chunks { try writer.append(chunk) }
+/// let key = try writer.finish()
+/// ```
+///
+/// A writer belongs to one thread at a time; use one writer per blob being written.
+package final class BlobWriter {
+    /// The store the blob is written into.
+    package let store: BlobStore
+
+    private let temporaryName: String
+    private let temporaryPath: String
+    private var descriptor: FileDescriptor?
+    private var hasher = Insecure.SHA1()
+    private var bytesWritten: Int64 = 0
+    private var isDone = false
+
+    init(store: BlobStore) throws(BlobStoreError) {
+        self.store = store
+        let directory = store.directory
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw BlobStoreError(.io, "cannot create the blob store directory \"\(directory.path)\"",
+                                 underlying: error)
+        }
+        let random = UInt64.random(in: .min ... .max)
+        temporaryName = BlobStore.temporaryFilePrefix + String(random, radix: 36)
+        temporaryPath = directory.appendingPathComponent(temporaryName, isDirectory: false).path
+        // Registered before the file exists, so compaction can never see it unprotected.
+        BlobStore.liveTemporaryFiles.withLock { _ = $0.insert(temporaryPath) }
+        do {
+            descriptor = try FileDescriptor.createExclusively(temporaryPath)
+        } catch {
+            BlobStore.liveTemporaryFiles.withLock { _ = $0.remove(temporaryPath) }
+            throw BlobStoreError(.io, "cannot create a temporary blob file in \"\(directory.path)\"",
+                                 underlying: error)
+        }
+    }
+
+    /// The number of bytes appended so far.
+    package var length: Int64 { bytesWritten }
+
+    /// Appends bytes to the blob.
+    ///
+    /// - Throws: `BlobStoreError` `.io` when the file cannot be written (the writer is then
+    ///   aborted), `.closed` after ``finish(expecting:expectedLength:)`` or ``abort()``.
+    package func append(_ bytes: UnsafeRawBufferPointer) throws(BlobStoreError) {
+        guard let descriptor else {
+            throw BlobStoreError(.closed, "blob writer \"\(temporaryName)\" was already finished or aborted")
+        }
+        do {
+            try descriptor.writeAll(bytes)
+        } catch {
+            abort()
+            throw BlobStoreError(.io, "cannot write a blob to \"\(temporaryPath)\"", underlying: error)
+        }
+        hasher.update(bufferPointer: bytes)
+        bytesWritten += Int64(bytes.count)
+    }
+
+    /// Appends bytes to the blob.
+    package func append(_ bytes: some DataProtocol) throws(BlobStoreError) {
+        for region in bytes.regions {
+            // `withUnsafeBytes` rethrows untyped errors; the Result keeps this one typed.
+            try region.withUnsafeBytes { buffer in
+                Result { () throws(BlobStoreError) in try append(buffer) }
+            }.get()
+        }
+    }
+
+    /// Finishes the blob: flushes it to disk and gives it its key's name in the store.
+    ///
+    /// When the store already holds the blob, the new copy is discarded. Pass `expecting` or
+    /// `expectedLength` when the content must match a digest or length announced in advance
+    /// (a document's blob dictionary, an attachment received from a peer); on a mismatch
+    /// nothing is stored.
+    ///
+    /// - Returns: the blob's key.
+    /// - Throws: `BlobStoreError` `.contentMismatch` when the content does not match `expecting`
+    ///   or `expectedLength`, `.io` when the file cannot be flushed or renamed, `.closed` when
+    ///   the writer was already finished or aborted.
+    @discardableResult
+    package func finish(expecting expectedKey: BlobKey? = nil, expectedLength: Int64? = nil)
+        throws(BlobStoreError) -> BlobKey {
+        guard let descriptor else {
+            throw BlobStoreError(.closed, "blob writer \"\(temporaryName)\" was already finished or aborted")
+        }
+        let key = BlobKey(finalizing: hasher)
+        if let expectedLength, expectedLength != bytesWritten {
+            abort()
+            throw BlobStoreError(.contentMismatch, "blob \(expectedKey?.description ?? key.description): "
+                + "\(bytesWritten) bytes were written but \(expectedLength) were expected; nothing was stored")
+        }
+        if let expectedKey, expectedKey != key {
+            abort()
+            throw BlobStoreError(.contentMismatch, "blob \(expectedKey): the content written has digest "
+                + "\(key) instead; nothing was stored")
+        }
+        do {
+            // A document that names the blob may be committed right after this returns.
+            try descriptor.synchronize()
+        } catch {
+            abort()
+            throw BlobStoreError(.io, "blob \(key): cannot flush \"\(temporaryPath)\" to disk", underlying: error)
+        }
+        descriptor.close()
+        self.descriptor = nil
+        defer { finishCleanup() }
+
+        let finalPath = store.path(for: key)
+        do {
+            if let existing = try FileSystem.size(finalPath), existing == bytesWritten {
+                // Same name means same content; refreshing the time tells a compaction that
+                // started earlier that the blob is wanted again.
+                try FileSystem.removeFile(temporaryPath)
+                _ = try? FileSystem.touch(finalPath)
+            } else {
+                // Also replaces an existing file of the wrong size (a damaged copy).
+                try FileSystem.rename(temporaryPath, to: finalPath)
+                try FileSystem.synchronizeDirectory(store.directory.path)
+            }
+        } catch {
+            _ = try? FileSystem.removeFile(temporaryPath)
+            throw BlobStoreError(.io, "blob \(key): cannot move the new blob into \"\(finalPath)\"",
+                                 underlying: error)
+        }
+        return key
+    }
+
+    /// Abandons the blob and removes its temporary file. Aborting twice is harmless.
+    package func abort() {
+        guard !isDone else { return }
+        descriptor?.close()
+        descriptor = nil
+        _ = try? FileSystem.removeFile(temporaryPath)
+        finishCleanup()
+    }
+
+    deinit { abort() }
+
+    private func finishCleanup() {
+        isDone = true
+        BlobStore.liveTemporaryFiles.withLock { _ = $0.remove(temporaryPath) }
+    }
+}

@@ -1,0 +1,142 @@
+import BlobStore
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct BlobStoreReadingTests {
+    @Test func readerGivesTheContentInChunks() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let content = Data(TestContent.bytes(count: 100_000, seed: 5))
+        let key = try store.write(content)
+        let reader = try store.makeReader(for: key, expectedLength: 100_000)
+        var chunks: [Data] = []
+        while let chunk = try reader.readChunk(maxLength: 30_000) { chunks.append(chunk) }
+        #expect(chunks.map(\.count) == [30_000, 30_000, 30_000, 10_000])
+        #expect(Data(chunks.joined()) == content)
+        #expect(reader.offset == 100_000)
+    }
+
+    @Test func readerIntoABufferReturnsZeroAtTheEnd() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = try store.write(Data("attach1".utf8))
+        let reader = try store.makeReader(for: key)
+        var buffer = [UInt8](repeating: 0, count: 4)
+        var content: [UInt8] = []
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
+            if count == 0 { break }
+            content += buffer[..<count]
+        }
+        #expect(content == Array("attach1".utf8))
+        #expect(try buffer.withUnsafeMutableBytes { try reader.read(into: $0) } == 0)
+    }
+
+    @Test func readerOfTheEmptyBlobEndsAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = try store.write(Data())
+        let reader = try store.makeReader(for: key)
+        #expect(try reader.readChunk() == nil)
+        #expect(reader.length == 0)
+    }
+
+    @Test func readingAMissingBlobNamesItsDigest() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = BlobKey(hashing: Data("not stored".utf8))
+        #expect { try store.data(for: key) } throws: { error in
+            guard let error = error as? BlobStoreError else { return false }
+            return error.code == .notFound && error.message.contains(key.string)
+                && error.message.contains("missing")
+        }
+    }
+
+    @Test func streamingAMissingBlobFailsWhenOpened() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = BlobKey(hashing: Data("not stored".utf8))
+        #expect { try store.makeReader(for: key) } throws: { error in
+            (error as? BlobStoreError)?.code == .notFound
+        }
+    }
+
+    @Test func sizeOfAMissingBlobIsNotFound() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = BlobKey(hashing: Data("not stored".utf8))
+        #expect(!store.contains(key))
+        #expect { try store.size(of: key) } throws: { error in
+            (error as? BlobStoreError)?.code == .notFound
+        }
+    }
+
+    @Test func blobOfTheWrongLengthIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = try store.write(Data("attach1".utf8))
+        #expect { try store.data(for: key, expectedLength: 8) } throws: { error in
+            guard let error = error as? BlobStoreError else { return false }
+            return error.code == .corrupt && error.message.contains(key.string)
+                && error.message.contains("7 bytes") && error.message.contains("length is 8")
+        }
+    }
+
+    @Test func truncatedBlobIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = try store.write(Data("attach1".utf8))
+        try Data("attach".utf8).write(to: store.url(for: key))
+        #expect { try store.data(for: key) } throws: { error in
+            guard let error = error as? BlobStoreError else { return false }
+            return error.code == .corrupt && error.message.contains(key.string)
+        }
+    }
+
+    @Test func blobWithChangedContentIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = try store.write(Data("attach1".utf8))
+        try Data("attach2".utf8).write(to: store.url(for: key))
+        #expect { try store.data(for: key, expectedLength: 7) } throws: { error in
+            guard let error = error as? BlobStoreError else { return false }
+            return error.code == .corrupt && error.message.contains(key.string)
+                && error.message.contains("sha1-iTebnQazmdAhRBH64y9E6JqwSoc=")
+        }
+    }
+
+    @Test func streamingCorruptBlobFailsOnTheLastRead() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        var content = TestContent.bytes(count: 50_000, seed: 6)
+        let key = try store.write(content)
+        content[49_999] ^= 0xFF
+        try Data(content).write(to: store.url(for: key))
+        let reader = try store.makeReader(for: key, expectedLength: 50_000)
+        #expect(try reader.readChunk(maxLength: 50_000)?.count == 50_000)
+        #expect { try reader.readChunk() } throws: { error in
+            (error as? BlobStoreError)?.code == .corrupt
+        }
+    }
+
+    @Test func readAfterCloseIsRejected() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = try store.write(Data("attach1".utf8))
+        let reader = try store.makeReader(for: key)
+        reader.close()
+        #expect { try reader.readChunk() } throws: { error in
+            (error as? BlobStoreError)?.code == .closed
+        }
+    }
+
+    @Test func deleteRemovesTheBlob() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = try store.write(Data("attach1".utf8))
+        #expect(try store.delete(key))
+        #expect(!store.contains(key))
+        #expect(try store.delete(key) == false)
+    }
+}
