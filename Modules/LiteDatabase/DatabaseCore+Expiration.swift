@@ -43,20 +43,14 @@ extension DatabaseCore {
     /// Arms the housekeeping timer for the next expiration (or disarms it when there is none).
     package func scheduleExpiration() {
         guard isOpen, let next = try? documents.nextExpiration() else {
-            expirationTimer?.cancel()
-            expirationTimer = nil
+            replaceExpirationTimer(with: nil)
             return
         }
         let delay = max(0, next - Self.nowMilliseconds())
-        let timer = DispatchSource.makeTimerSource(queue: housekeepingQueue)
-        timer.schedule(deadline: .now() + .milliseconds(Int(clamping: delay)), leeway: .milliseconds(50))
-        timer.setEventHandler { [weak self] in
+        replaceExpirationTimer(with: ExpirationTimer(queue: housekeepingQueue, after: delay) { [weak self] in
             guard let self, self.isOpen else { return }
             _ = try? self.purgeExpiredDocuments()
             self.scheduleExpiration()
-        }
-        expirationTimer?.cancel()
-        expirationTimer = timer
-        timer.resume()
+        })
     }
 }

@@ -49,7 +49,7 @@ package final class DatabaseCore: Sendable {
     private struct State {
         var isOpen = true
         var pendingChanges: [String] = []
-        var expirationTimer: DispatchSourceTimer?
+        var expirationTimer: ExpirationTimer?
     }
     private let state = Mutex(State())
     let notifier: ChangeNotifier
@@ -188,7 +188,7 @@ package final class DatabaseCore: Sendable {
     package func setMaxRevTreeDepth(_ depth: Int) throws {
         guard depth > 0 else { throw DatabaseError(.invalidParameter, "maxRevTreeDepth must be at least 1") }
         let body = withUnsafeBytes(of: UInt64(depth).bigEndian) { Array($0) }
-        try inTransaction { try info.set(Record(key: InfoKeys.maxRevTreeDepth, body: body), ifSequence: nil) }
+        try inTransaction { _ = try info.set(Record(key: InfoKeys.maxRevTreeDepth, body: body), ifSequence: nil) }
     }
 
     /// Runs `body` in one write transaction; joins the caller's transaction when there is one.
@@ -230,7 +230,7 @@ package final class DatabaseCore: Sendable {
 
     /// Closes the database. Later calls throw `.notOpen`; closing twice does nothing.
     package func close() throws {
-        let timer = state.withLock { state -> DispatchSourceTimer? in
+        let timer = state.withLock { state -> ExpirationTimer? in
             guard state.isOpen else { return nil }
             state.isOpen = false
             defer { state.expirationTimer = nil }
@@ -244,8 +244,27 @@ package final class DatabaseCore: Sendable {
         state.withLock { $0.expirationTimer?.cancel() }
     }
 
-    var expirationTimer: DispatchSourceTimer? {
-        get { state.withLock { $0.expirationTimer } }
-        set { state.withLock { $0.expirationTimer = newValue } }
+    /// Replaces the housekeeping timer, cancelling the previous one.
+    func replaceExpirationTimer(with timer: ExpirationTimer?) {
+        let old = state.withLock { state in
+            defer { state.expirationTimer = timer }
+            return state.expirationTimer
+        }
+        old?.cancel()
     }
+}
+
+/// The housekeeping timer that purges expired documents.
+final class ExpirationTimer: @unchecked Sendable {
+    // @unchecked: a dispatch source is thread-safe to cancel; it is created once and never mutated.
+    private let source: DispatchSourceTimer
+
+    init(queue: DispatchQueue, after milliseconds: Int64, handler: @escaping @Sendable () -> Void) {
+        source = DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(deadline: .now() + .milliseconds(Int(clamping: milliseconds)), leeway: .milliseconds(50))
+        source.setEventHandler(handler: handler)
+        source.resume()
+    }
+
+    func cancel() { source.cancel() }
 }

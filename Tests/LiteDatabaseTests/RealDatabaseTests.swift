@@ -1,0 +1,52 @@
+import Fleece
+import Testing
+import TestSupport
+@testable import LiteDatabase
+
+/// Databases written by real Couchbase Lite 2.x (shared/fixtures/v2), opened by the core.
+@Suite struct RealDatabaseTests {
+    @Test func upgrade27DatabaseOpensWithItsDocuments() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy("v2/upgrade_2.7.cblite2", into: directory)
+        let core = try DatabaseCore(bundle: DatabaseBundle(name: "upgrade_2.7", directory: directory.path),
+                                    registry: StorageEngineKind.sqlite.registry, engineName: nil, create: false)
+        defer { try? core.close() }
+        #expect(core.engine.name == "SQLite")
+        #expect(try core.documentCount() == 50)
+        #expect(try core.lastSequence() == 100)
+        for number in [1, 2, 50, 51, 100] {
+            let id = String(format: "doc-%03d", number)
+            let document = try #require(try core.document(id: id))
+            #expect(document.isDeleted == (number > 50))
+            let body = try #require(try document.body(sharedKeys: core.sharedKeys))
+            let properties = try #require(body.root.dictionary)
+            #expect(properties["n"]?.int64 == Int64(number))
+            #expect(properties["even"]?.bool == (number % 2 == 0))
+        }
+    }
+
+    @Test func android20DatabaseOpensWithBlobReferences() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy("v2/android200-sqlite/android-sqlite.cblite2", into: directory)
+        let core = try DatabaseCore(bundle: DatabaseBundle(name: "android-sqlite", directory: directory.path),
+                                    registry: StorageEngineKind.sqlite.registry, engineName: nil, create: false)
+        defer { try? core.close() }
+        #expect(try core.documentCount() == 2)
+        for number in 1...2 {
+            let document = try #require(try core.document(id: "doc\(number)"))
+            #expect(document.flags.contains(.hasAttachments))
+            let root = try #require(try document.body(sharedKeys: core.sharedKeys)).root
+            #expect(root.dictionary?["key"]?.string == "\(number)")
+            #expect(BlobReferences.blobDictionaries(root).count == 1)
+        }
+        #expect(try core.referencedBlobKeys().count == 2)
+    }
+
+    @Test func openingAMissingDatabaseWithoutCreateIsNotFound() throws {
+        let directory = try TemporaryDirectory()
+        #expect {
+            try DatabaseCore(bundle: DatabaseBundle(name: "nothing", directory: directory.path),
+                             registry: StorageEngineKind.sqlite.registry, engineName: nil, create: false)
+        } throws: { ($0 as? DatabaseError)?.code == .notFound }
+    }
+}
