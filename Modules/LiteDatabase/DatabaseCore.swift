@@ -151,6 +151,18 @@ package final class DatabaseCore: Sendable {
         }
     }
 
+    /// Gives the database new public and private UUIDs (after a copy), keeping the old private
+    /// one as `previousPrivateUUID` so replication checkpoints can still be found.
+    package func regenerateUUIDs() throws {
+        try inTransaction {
+            if let old = try info.get(InfoKeys.privateUUID) {
+                try info.set(Record(key: InfoKeys.previousPrivateUUID, body: old.body), ifSequence: nil)
+            }
+            try info.set(Record(key: InfoKeys.privateUUID, body: Self.randomUUID()), ifSequence: nil)
+            try info.set(Record(key: InfoKeys.publicUUID, body: Self.randomUUID()), ifSequence: nil)
+        }
+    }
+
     /// 16 random bytes, as LiteCore makes database UUIDs.
     package static func randomUUID() -> [UInt8] {
         withUnsafeBytes(of: UUID().uuid) { Array($0) }

@@ -1,0 +1,140 @@
+import BlobStore
+import Fleece
+import Foundation
+import LiteDatabase
+import LiteStorage
+import SQLiteStorage
+
+/// A Couchbase Lite database: a `<name>.cblite2` folder of JSON documents, stored with SQLite or
+/// RocksDB. Thread-safe: one instance can be used from any thread or task.
+///
+/// ```swift
+/// let database = try Database(name: "travel")
+/// let doc = MutableDocument(id: "hotel_1").setString("Ritz", forKey: "name")
+/// try database.saveDocument(doc)
+/// print(database.document(withID: "hotel_1")?.string(forKey: "name") ?? "")
+/// ```
+public final class Database: Sendable {
+    /// Couchbase Lite's logging settings.
+    public static let log = Log()
+
+    /// The database name.
+    public let name: String
+    /// A copy of the configuration the database was opened with.
+    public let config: DatabaseConfiguration
+    let core: DatabaseCore
+    /// Listeners run here unless they name a queue.
+    let listenerQueue: DispatchQueue
+
+    /// Opens the database `name` in `config.directory`, creating it if it does not exist.
+    ///
+    /// - Throws: `CouchbaseLiteError` — `.invalidParameter` for a bad name, `.unsupported` when
+    ///   `config.storageEngine` differs from the engine of the existing files, `.databaseTooOld`
+    ///   for a 1.x database, or what opening the files reports.
+    public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
+        try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
+            try DatabaseBundle.validate(name: name)
+        }
+        self.name = name
+        self.config = DatabaseConfiguration(config: config)
+        let bundle = DatabaseBundle(name: name, directory: self.config.directory)
+        let engineName = self.config.storageEngine?.engineName
+        core = try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
+            try FileManager.default.createDirectory(atPath: bundle.directory, withIntermediateDirectories: true)
+            return try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName)
+        }
+        listenerQueue = DispatchQueue(label: "CouchbaseLite.\(name).listeners")
+        core.scheduleExpiration()
+        Self.log.log(.info, .database, "Opened database \"\(name)\" at \(bundle.path) (\(core.engine.name))")
+    }
+
+    /// The storage engines databases can use, SQLite (the default) first.
+    static let engines = StorageEngineRegistry(engines: [SQLiteEngine()])
+
+    /// The bundle folder's path (ending in `/`), or nil once the database is closed.
+    public var path: String? { core.isOpen ? core.bundle.path : nil }
+
+    /// The number of documents (deleted ones are not counted); 0 once closed.
+    public var count: UInt64 { UInt64((try? core.documentCount()) ?? 0) }
+
+    /// The engine the database's files are in.
+    public var storageEngine: StorageEngine {
+        core.engine.name == StorageEngine.rocksdb.engineName ? .rocksdb : .sqlite
+    }
+
+    /// Closes the database; later calls fail with `.notOpen`. Closing twice does nothing.
+    public func close() throws {
+        try CouchbaseLiteError.wrapping("closing database \"\(name)\"") { try core.close() }
+    }
+
+    /// Closes the database and deletes its files.
+    public func delete() throws {
+        try close()
+        try Self.removeBundle(core.bundle)
+    }
+
+    /// Compacts the database and deletes blobs no document refers to any more.
+    public func compact() throws {
+        try performMaintenance(type: .compact)
+    }
+
+    /// Runs a maintenance task.
+    public func performMaintenance(type: MaintenanceType) throws {
+        try CouchbaseLiteError.wrapping("maintenance of \"\(name)\"") {
+            switch type {
+            case .compact: _ = try core.compact()
+            case .reindex, .integrityCheck: try core.checkOpen()
+            }
+        }
+    }
+
+    /// The blob store of this database.
+    var blobStore: BlobStore { core.blobStore }
+
+    // MARK: - Files
+
+    /// Whether a database with this name exists in `directory` (default: the default directory).
+    public static func exists(withName name: String, inDirectory directory: String? = nil) -> Bool {
+        DatabaseBundle(name: name, directory: directory ?? DatabaseConfiguration.defaultDirectory).exists
+    }
+
+    /// Deletes the database with this name in `directory`; a missing database is not an error.
+    public static func delete(withName name: String, inDirectory directory: String? = nil) throws {
+        try removeBundle(DatabaseBundle(name: name, directory: directory ?? DatabaseConfiguration.defaultDirectory))
+    }
+
+    /// Copies the database bundle at `path` to a new database `name` in `config.directory`. The
+    /// copy gets new UUIDs, so replicators treat it as a different database.
+    ///
+    /// - Throws: `.invalidParameter` when a database `name` already exists there.
+    public static func copy(fromPath path: String, toDatabase name: String,
+                            withConfig config: DatabaseConfiguration?) throws {
+        let config = DatabaseConfiguration(config: config)
+        try CouchbaseLiteError.wrapping("copying \(path) to \"\(name)\"") {
+            try DatabaseBundle.validate(name: name)
+            let destination = DatabaseBundle(name: name, directory: config.directory)
+            guard !destination.exists else {
+                throw CouchbaseLiteError(.invalidParameter, "cannot copy to \"\(name)\": a database with that name exists in \(config.directory)")
+            }
+            try FileManager.default.createDirectory(atPath: config.directory, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: path, toPath: destination.path)
+            do {
+                let core = try DatabaseCore(bundle: destination, registry: engines, engineName: nil, create: false)
+                defer { try? core.close() }
+                try core.regenerateUUIDs()
+            } catch {
+                try? FileManager.default.removeItem(atPath: destination.path)
+                throw error
+            }
+        }
+    }
+
+    private static func removeBundle(_ bundle: DatabaseBundle) throws {
+        guard bundle.exists else { return }
+        do {
+            try FileManager.default.removeItem(atPath: bundle.path)
+        } catch {
+            throw CouchbaseLiteError(.ioError, "cannot delete database \"\(bundle.name)\" at \(bundle.path)", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Options for opening a ``Database``.
+///
+/// ```swift
+/// let config = DatabaseConfiguration()
+/// config.directory = "/var/lib/myapp"
+/// config.storageEngine = .rocksdb
+/// let database = try Database(name: "orders", config: config)
+/// ```
+public final class DatabaseConfiguration: @unchecked Sendable {
+    // @unchecked: a configuration is mutated by its creator before it is handed to a Database,
+    // which keeps its own copy; sharing one while mutating it is the caller's race, as in 2.x.
+
+    /// The folder that holds the database bundle; by default the current directory's
+    /// `CouchbaseLite` folder.
+    public var directory: String
+
+    /// The engine a new database uses (SQLite when nil). An existing database opens in the engine
+    /// its files are in when this is nil; naming another engine converts it (not yet available:
+    /// opening then fails with `.unsupported`).
+    public var storageEngine: StorageEngine?
+
+    /// Makes the default configuration.
+    public init() {
+        directory = Self.defaultDirectory
+        storageEngine = nil
+    }
+
+    /// Makes a copy of another configuration.
+    public init(config: DatabaseConfiguration?) {
+        directory = config?.directory ?? Self.defaultDirectory
+        storageEngine = config?.storageEngine
+    }
+
+    /// `<current directory>/CouchbaseLite`.
+    public static var defaultDirectory: String {
+        (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent("CouchbaseLite")
+    }
+}

@@ -1,0 +1,159 @@
+import Fleece
+import Foundation
+import LiteDatabase
+
+/// A saved document, as read from a database: its ID, revision and properties. Properties are
+/// read lazily from the stored Fleece data; a `Document` never changes (see ``MutableDocument``).
+///
+/// ```swift
+/// if let doc = database.document(withID: "hotel_1") {
+///     print(doc.string(forKey: "name") ?? "?", doc.revisionID ?? "")
+/// }
+/// ```
+public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
+    /// The document ID.
+    public let id: String
+    /// The database the document was read from or saved to.
+    weak var database: Database?
+    /// The stored state the properties were read from (nil before the first save).
+    var stored: StoredDocument?
+    /// Keeps the Fleece bytes the properties point into alive.
+    var body: FleeceDocument?
+    /// The properties.
+    var properties: DictionaryStorage
+
+    init(id: String, database: Database?, stored: StoredDocument?, body: FleeceDocument?, mutable: Bool) {
+        self.id = id
+        self.database = database
+        self.stored = stored
+        self.body = body
+        properties = DictionaryStorage(source: body?.root.dictionary, database: database, isMutable: mutable)
+    }
+
+    /// The current revision ID (nil for a document never saved).
+    public var revisionID: String? { stored?.revisionID?.string }
+    /// The sequence of the document's last change (0 for a document never saved).
+    public var sequence: UInt64 { stored?.sequence ?? 0 }
+    /// Whether the document is deleted.
+    var isDeleted: Bool { stored?.isDeleted ?? false }
+
+    public var count: Int { properties.count }
+    public var keys: [String] { properties.keys }
+    public func value(forKey key: String) -> Any? { properties.value(forKey: key) }
+    public func contains(key: String) -> Bool { properties.contains(key) }
+
+    /// The property as an array, or nil.
+    public func array(forKey key: String) -> ArrayObject? { value(forKey: key) as? ArrayObject }
+    /// The property as a dictionary, or nil.
+    public func dictionary(forKey key: String) -> DictionaryObject? { value(forKey: key) as? DictionaryObject }
+
+    public func toDictionary() -> [String: Any] {
+        var result: [String: Any] = [:]
+        for key in keys {
+            if let value = value(forKey: key) { result[key] = ValueConversion.plain(value) }
+        }
+        return result
+    }
+
+    /// A mutable copy to change and save.
+    public func toMutable() -> MutableDocument {
+        let copy = MutableDocument(id: id, database: database, stored: stored, body: body)
+        copy.properties = properties.mutableCopy()
+        return copy
+    }
+
+    /// A property as a fragment, for chained access: `doc["address"]["city"].string`.
+    public subscript(key: String) -> Fragment { Fragment(value(forKey: key)) }
+
+    /// Iterates the property names.
+    public func makeIterator() -> IndexingIterator<[String]> { keys.makeIterator() }
+
+    /// Equal when both have the same ID, come from the same database, and hold equal properties.
+    public static func == (lhs: Document, rhs: Document) -> Bool {
+        guard lhs.id == rhs.id, lhs.database?.path == rhs.database?.path, lhs.count == rhs.count else {
+            return false
+        }
+        return lhs.keys.allSatisfy { key in
+            rhs.contains(key: key) && ValueConversion.equal(lhs.value(forKey: key), rhs.value(forKey: key))
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(count)
+    }
+}
+
+/// A document being created or changed; save it with ``Database/saveDocument(_:)``.
+///
+/// ```swift
+/// let doc = MutableDocument(id: "hotel_1")
+///     .setString("Ritz", forKey: "name")
+///     .setInt(5, forKey: "stars")
+/// try database.saveDocument(doc)
+/// ```
+public final class MutableDocument: Document, MutableDictionaryProtocol {
+    /// A new document with a generated ID.
+    public convenience init() {
+        self.init(id: nil)
+    }
+
+    /// A new document with the given ID (a generated one when nil).
+    public init(id: String?) {
+        super.init(id: id ?? Self.generateID(), database: nil, stored: nil, body: nil, mutable: true)
+    }
+
+    /// A new document with the given ID and properties.
+    public convenience init(id: String?, data: [String: Any]) {
+        self.init(id: id)
+        setData(data)
+    }
+
+    /// A new document with a generated ID and the given properties.
+    public convenience init(data: [String: Any]) {
+        self.init(id: nil, data: data)
+    }
+
+    init(id: String, database: Database?, stored: StoredDocument?, body: FleeceDocument?) {
+        super.init(id: id, database: database, stored: stored, body: body, mutable: true)
+    }
+
+    /// The property as a mutable array, or nil.
+    public override func array(forKey key: String) -> MutableArrayObject? { value(forKey: key) as? MutableArrayObject }
+    /// The property as a mutable dictionary, or nil.
+    public override func dictionary(forKey key: String) -> MutableDictionaryObject? {
+        value(forKey: key) as? MutableDictionaryObject
+    }
+
+    @discardableResult public func setValue(_ value: Any?, forKey key: String) -> Self {
+        properties.set(value, forKey: key)
+        return self
+    }
+
+    @discardableResult public func removeValue(forKey key: String) -> Self {
+        properties.removeValue(forKey: key)
+        return self
+    }
+
+    @discardableResult public func setData(_ data: [String: Any]) -> Self {
+        properties.removeAll()
+        for key in data.keys.sorted() { properties.set(data[key], forKey: key) }
+        return self
+    }
+
+    /// A property as a fragment that can also set it: `doc["address"]["city"].value = "Paris"`.
+    public override subscript(key: String) -> MutableFragment {
+        MutableFragment(parent: .document(self, key))
+    }
+
+    /// A generated document ID: `-` followed by 22 URL-safe base64 characters of 16 random bytes,
+    /// like Couchbase Lite makes them.
+    static func generateID() -> String {
+        let random = withUnsafeBytes(of: UUID().uuid) { Data($0) }
+        let base64 = random.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return "-" + base64
+    }
+}

@@ -1,0 +1,27 @@
+import Fleece
+
+/// JSON text of documents and their containers (`toJSON()`), written through Fleece so it uses
+/// the same escaping and number formatting as the stored data.
+enum JSONText {
+    static func dictionary(_ dictionary: some DictionaryProtocol) -> String {
+        let storage: DictionaryStorage
+        switch dictionary {
+        case let document as Document: storage = document.properties
+        case let object as DictionaryObject: storage = object.storage
+        default: return "{}"
+        }
+        return render { try DocumentEncoder(encoder: $0, blobStore: nil).encode(storage) } ?? "{}"
+    }
+
+    static func array(_ array: some ArrayProtocol) -> String {
+        guard let object = array as? ArrayObject else { return "[]" }
+        return render { try DocumentEncoder(encoder: $0, blobStore: nil).encode(object.storage) } ?? "[]"
+    }
+
+    private static func render(_ write: (FleeceEncoder) throws -> Void) -> String? {
+        let encoder = FleeceEncoder()
+        guard (try? write(encoder)) != nil, let bytes = try? encoder.finish(),
+              let document = try? FleeceDocument(bytes: bytes, trusted: true) else { return nil }
+        return document.root.json()
+    }
+}
