@@ -112,7 +112,12 @@ extension Database {
     /// Runs `block` as one atomic transaction: every change inside is saved together, or none
     /// when it throws. Listeners hear about the changes after it commits.
     public func inBatch(using block: () throws -> Void) throws {
-        try CouchbaseLiteError.wrapping("batch on \"\(name)\"") { try core.inTransaction(block) }
+        // The block's own errors reach the caller unchanged; the database's become CouchbaseLiteErrors.
+        do {
+            try core.inTransaction(block)
+        } catch let error as DatabaseError {
+            throw CouchbaseLiteError(error)
+        }
     }
 
     private func save(_ document: Document, deleting: Bool, policy: ConcurrencyPolicy) throws -> Bool {

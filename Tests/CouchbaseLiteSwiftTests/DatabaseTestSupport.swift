@@ -1,0 +1,45 @@
+import CouchbaseLiteSwift
+import Foundation
+import TestSupport
+
+extension StorageEngineKind {
+    /// The public API's name for this engine.
+    var publicEngine: StorageEngine {
+        switch self {
+        case .sqlite: .sqlite
+        case .rocksdb: .rocksdb
+        }
+    }
+
+    /// A configuration that puts databases in `directory` with this engine.
+    func config(in directory: TemporaryDirectory) -> DatabaseConfiguration {
+        let config = DatabaseConfiguration()
+        config.directory = directory.path
+        config.storageEngine = publicEngine
+        return config
+    }
+}
+
+/// Opens a new database "test" with `engine` in a fresh directory, closes it afterwards.
+@discardableResult
+func withDatabase<T>(_ engine: StorageEngineKind, name: String = "test",
+                     _ body: (Database, TemporaryDirectory) throws -> T) throws -> T {
+    try withTemporaryDirectory { directory in
+        let database = try Database(name: name, config: engine.config(in: directory))
+        defer { try? database.close() }
+        return try body(database, directory)
+    }
+}
+
+/// Runs `body` with a mutable document saved as `data` under `id`.
+@discardableResult
+func saved(_ database: Database, _ id: String, _ data: [String: Any]) throws -> MutableDocument {
+    let document = MutableDocument(id: id, data: data)
+    try database.saveDocument(document)
+    return document
+}
+
+/// Waits for `semaphore`, failing after a generous bound so a broken listener cannot hang CI.
+func waitFor(_ semaphore: DispatchSemaphore, seconds: Double = 10) -> Bool {
+    semaphore.wait(timeout: .now() + seconds) == .success
+}
