@@ -4,17 +4,20 @@ import PackageDescription
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
 let package = Package(
     name: "CouchbaseLiteSwift",
     platforms: [.macOS(.v14)],
     products: [
+        .library(name: "CouchbaseLiteSwift", targets: ["CouchbaseLiteSwift"]),
         .executable(name: "cblite-bench", targets: ["cblite-bench"]),
         .executable(name: "fleece", targets: ["fleece"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // MARK: System libraries (Debian -dev packages, installed by `make deps`)
@@ -36,20 +39,31 @@ let package = Package(
         .target(name: "LiteDatabase", dependencies: ["Fleece", "LiteStorage", "BlobStore", crypto],
                 path: "Modules/LiteDatabase"),
 
+        // MARK: Public API
+        .target(name: "CouchbaseLiteSwift",
+                dependencies: ["LiteDatabase", "Fleece", "LiteStorage", "SQLiteStorage",
+                               "BlobStore", logging],
+                path: "Modules/CouchbaseLiteSwift"),
+
         // MARK: Tools
+        .executableTarget(name: "getting-started", dependencies: ["CouchbaseLiteSwift"],
+                          path: "Tools/getting-started"),
         .executableTarget(name: "fleece", dependencies: ["Fleece", argumentParser], path: "Tools/fleece"),
         .executableTarget(name: "cblite-bench",
                           dependencies: ["CSQLite", "CRocksDB", "Fleece", "BlobStore", crypto, argumentParser],
                           path: "Tools/cblite-bench"),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LiteStorage", "SQLiteStorage"],
+                path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], path: "Tests/TestSupportTests"),
         .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport"], path: "Tests/FleeceTests"),
         .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "TestSupport", crypto],
                     path: "Tests/BlobStoreTests"),
         .testTarget(name: "LiteDatabaseTests", dependencies: ["LiteDatabase", "TestSupport"],
                     path: "Tests/LiteDatabaseTests"),
+        .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["CouchbaseLiteSwift", "TestSupport"],
+                    path: "Tests/CouchbaseLiteSwiftTests"),
     ],
     swiftLanguageModes: [.v6]
 )
