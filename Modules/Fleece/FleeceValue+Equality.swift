@@ -33,3 +33,8 @@ extension FleeceValue {
         }
     }
 }
+
+extension FleeceValue: CustomStringConvertible {
+    /// The value as JSON (stored key order).
+    package var description: String { json() }
+}
