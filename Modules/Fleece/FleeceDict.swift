@@ -98,6 +98,13 @@ package struct FleeceDict: Sendable, Sequence {
         (keyString(index), FleeceValue(document: value.document, offset: valueOffset(index)))
     }
 
+    /// The key (a string, or an integer for a shared key) and the value at `index` in stored
+    /// order, without decoding the key; nil when out of range.
+    package func entryValues(at index: Int) -> (key: FleeceValue, value: FleeceValue)? {
+        guard index >= 0, index < count else { return nil }
+        return (keyValue(index), FleeceValue(document: value.document, offset: valueOffset(index)))
+    }
+
     /// The keys in stored order.
     package var keys: [String] { (0..<count).map(keyString) }
 

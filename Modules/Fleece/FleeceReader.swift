@@ -120,7 +120,7 @@ struct FleeceReader {
 
     /// Validates the value at `offset`, which must end at or before `end`, and everything it
     /// refers to. A collection's items can only point backwards, below their own slot, so
-    /// every walk terminates; collections already checked are not walked again.
+    /// every walk terminates; each collection may be reached only once.
     func validate(_ offset: Int, end: Int) throws {
         var visited = [UInt64](repeating: 0, count: (count >> 7) + 1)
         try validate(offset, end: end, depth: 0, visited: &visited)
@@ -187,8 +187,13 @@ struct FleeceReader {
         guard itemCount <= (end - first) / width, first + itemCount * width <= end else {
             throw FleeceError(.invalidData, "collection of \(isDict ? itemCount / 2 : itemCount) items runs past the end of its space", offset: offset)
         }
+        // Fleece's encoder never points to one collection twice; a document that does could
+        // make every full walk exponential, so it is rejected.
         let bit = offset >> 1
-        if visited[bit >> 6] & (1 << UInt64(bit & 63)) != 0 { return }
+        guard visited[bit >> 6] & (1 << UInt64(bit & 63)) == 0 else {
+            throw FleeceError(.invalidData, "collection is referenced more than once", offset: offset)
+        }
+        visited[bit >> 6] |= 1 << UInt64(bit & 63)
         var item = first
         for index in 0..<itemCount {
             let next = item + width
@@ -209,6 +214,5 @@ struct FleeceReader {
             try validate(target, end: targetEnd, depth: depth + 1, visited: &visited)
             item = next
         }
-        visited[bit >> 6] |= 1 << UInt64(bit & 63)
     }
 }

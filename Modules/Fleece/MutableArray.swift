@@ -1,0 +1,104 @@
+/// An editable array that can start from a read Fleece array without copying its items;
+/// nested collections become mutable when asked for with ``mutableDictionary(at:)`` /
+/// ``mutableArray(at:)``.
+package final class MutableArray {
+    /// The array this one started from, if any.
+    package let source: FleeceArray?
+    private var items: [MutableValue]
+    /// Whether anything was changed since it was made from its source.
+    package private(set) var isChanged = false
+
+    /// Makes an empty array.
+    package init() {
+        source = nil
+        items = []
+    }
+
+    /// Makes an array holding the items of `source`.
+    package init(_ source: FleeceArray) {
+        self.source = source
+        items = source.map { .fleece($0) }
+    }
+
+    /// The number of items.
+    package var count: Int { items.count }
+
+    /// The item at `index`, or nil when out of range.
+    package subscript(index: Int) -> MutableValue? {
+        index >= 0 && index < items.count ? items[index] : nil
+    }
+
+    /// Replaces the item at `index`; returns false when the index is out of range.
+    @discardableResult
+    package func set(_ value: MutableValue, at index: Int) -> Bool {
+        guard index >= 0 && index < items.count else { return false }
+        items[index] = value
+        isChanged = true
+        return true
+    }
+
+    /// Adds an item at the end.
+    package func append(_ value: MutableValue) {
+        items.append(value)
+        isChanged = true
+    }
+
+    /// Inserts an item before `index` (`count` appends); returns false when out of range.
+    @discardableResult
+    package func insert(_ value: MutableValue, at index: Int) -> Bool {
+        guard index >= 0 && index <= items.count else { return false }
+        items.insert(value, at: index)
+        isChanged = true
+        return true
+    }
+
+    /// Removes the item at `index`; returns false when out of range.
+    @discardableResult
+    package func remove(at index: Int) -> Bool {
+        guard index >= 0 && index < items.count else { return false }
+        items.remove(at: index)
+        isChanged = true
+        return true
+    }
+
+    /// Removes every item.
+    package func removeAll() {
+        items.removeAll()
+        isChanged = true
+    }
+
+    /// The dictionary at `index`, made mutable in place (nil when it is not a dictionary).
+    package func mutableDictionary(at index: Int) -> MutableDict? {
+        guard index >= 0 && index < items.count else { return nil }
+        switch items[index] {
+        case let .dictionary(dict): return dict
+        case let .fleece(value):
+            guard let dict = value.dictionary else { return nil }
+            let mutable = MutableDict(dict)
+            items[index] = .dictionary(mutable)
+            return mutable
+        default: return nil
+        }
+    }
+
+    /// The array at `index`, made mutable in place (nil when it is not an array).
+    package func mutableArray(at index: Int) -> MutableArray? {
+        guard index >= 0 && index < items.count else { return nil }
+        switch items[index] {
+        case let .array(array): return array
+        case let .fleece(value):
+            guard let array = value.array else { return nil }
+            let mutable = MutableArray(array)
+            items[index] = .array(mutable)
+            return mutable
+        default: return nil
+        }
+    }
+
+    /// Writes the array into `encoder`.
+    package func encode(to encoder: FleeceEncoder) {
+        encoder.beginArray(reservingCapacity: items.count)
+        for item in items { item.encode(to: encoder) }
+        encoder.endArray()
+    }
+}
