@@ -34,7 +34,11 @@ let package = Package(
                           path: "Tools/cblite-bench"),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LiteStorage", "SQLiteStorage", "RocksDBStorage"],
+                path: "Tests/TestSupport"),
+        .testTarget(name: "LiteStorageTests",
+                    dependencies: ["TestSupport", "LiteStorage", "SQLiteStorage", "RocksDBStorage"],
+                    path: "Tests/LiteStorageTests"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"],
                     path: "Tests/TestSupportTests"),
     ],
