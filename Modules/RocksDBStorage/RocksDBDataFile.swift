@@ -117,6 +117,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     package var isInTransaction: Bool { scopes.isWriting }
 
     /// Runs `body` as one write transaction; see `DataFile.write`.
+    @discardableResult
     package func write<T>(_ body: () throws -> T) throws -> T {
         try checkOpen()
         guard !isReadOnly else {

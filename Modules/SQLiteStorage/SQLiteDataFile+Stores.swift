@@ -15,7 +15,12 @@ extension SQLiteDataFile {
                 throw StorageError(.notFound, "SQLite database \"\(path)\" has no key store \"\(name)\" "
                                    + "(opened read-only, so it cannot be created)")
             }
-            try write { try withWriter { try $0.execute(SQLiteSchema.createKeyStore(name)) } }
+            try write {
+                try withWriter { writer in
+                    // Another writer may have made it since the check above.
+                    if try !tableExists(table, writer) { try writer.execute(SQLiteSchema.createKeyStore(name)) }
+                }
+            }
             schema.withLock { _ = $0.sequenceIndexed.insert(name) }
         }
         let store = SQLiteKeyStore(name: name, file: self)
