@@ -33,6 +33,10 @@ let package = Package(
                           ],
                           path: "Tools/cblite-bench"),
 
+        .executableTarget(name: "storage-crash-writer",
+                          dependencies: ["LiteStorage", "SQLiteStorage", "RocksDBStorage"],
+                          path: "Tools/storage-crash-writer"),
+
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["LiteStorage", "SQLiteStorage", "RocksDBStorage"],
                 path: "Tests/TestSupport"),
