@@ -28,7 +28,7 @@ let package = Package(
         // MARK: Tools
         .executableTarget(name: "cblite-bench",
                           dependencies: [
-                              "CSQLite", "CRocksDB",
+                              "CSQLite", "CRocksDB", "LiteStorage", "SQLiteStorage", "RocksDBStorage",
                               .product(name: "ArgumentParser", package: "swift-argument-parser"),
                           ],
                           path: "Tools/cblite-bench"),
