@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "LiteStorage", path: "Modules/LiteStorage"),
         .target(name: "SQLiteStorage", dependencies: ["LiteStorage", "CSQLite"],
                 path: "Modules/SQLiteStorage"),
+        .target(name: "RocksDBStorage", dependencies: ["LiteStorage", "CRocksDB"],
+                path: "Modules/RocksDBStorage"),
         .target(name: "BlobStore", dependencies: [crypto], path: "Modules/BlobStore"),
 
         // MARK: Database core
@@ -41,7 +43,7 @@ let package = Package(
 
         // MARK: Public API
         .target(name: "CouchbaseLiteSwift",
-                dependencies: ["LiteDatabase", "Fleece", "LiteStorage", "SQLiteStorage",
+                dependencies: ["LiteDatabase", "Fleece", "LiteStorage", "SQLiteStorage", "RocksDBStorage",
                                "BlobStore", logging],
                 path: "Modules/CouchbaseLiteSwift"),
 
@@ -54,7 +56,7 @@ let package = Package(
                           path: "Tools/cblite-bench"),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["LiteStorage", "SQLiteStorage"],
+        .target(name: "TestSupport", dependencies: ["LiteStorage", "SQLiteStorage", "RocksDBStorage"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], path: "Tests/TestSupportTests"),
         .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport"], path: "Tests/FleeceTests"),

@@ -37,6 +37,7 @@ package protocol DataFile: AnyObject, Sendable {
     ///
     /// A `write` inside a `write` on the same thread joins the outer transaction (an error
     /// thrown inside aborts the whole outer transaction when it propagates out of it).
+    @discardableResult
     func write<T>(_ body: () throws -> T) throws -> T
     /// Whether the calling thread is inside a write transaction of this file.
     var isInTransaction: Bool { get }

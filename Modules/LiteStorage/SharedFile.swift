@@ -17,6 +17,10 @@ package final class SharedFile: @unchecked Sendable {
     }
     private let observers = Mutex(Observers())
 
+    /// Bumped by an engine whenever a commit changed the schema (a table, column or index), so
+    /// other instances on the path know to drop cached schema facts.
+    package let schemaGeneration = Atomic<UInt64>(0)
+
     /// The canonical path all instances share.
     package let path: String
     /// Engine-specific state shared by all instances (e.g. one RocksDB handle per folder),

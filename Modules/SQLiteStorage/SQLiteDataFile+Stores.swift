@@ -15,7 +15,15 @@ extension SQLiteDataFile {
                 throw StorageError(.notFound, "SQLite database \"\(path)\" has no key store \"\(name)\" "
                                    + "(opened read-only, so it cannot be created)")
             }
-            try write { try withWriter { try $0.execute(SQLiteSchema.createKeyStore(name)) } }
+            try write {
+                try withWriter { writer in
+                    // Another writer may have made it since the check above.
+                    if try !tableExists(table, writer) {
+                        try writer.execute(SQLiteSchema.createKeyStore(name))
+                        transaction?.changedSchema = true
+                    }
+                }
+            }
             schema.withLock { _ = $0.sequenceIndexed.insert(name) }
         }
         let store = SQLiteKeyStore(name: name, file: self)
@@ -46,6 +54,7 @@ extension SQLiteDataFile {
         try write {
             try withWriter { connection in
                 try connection.execute("DROP TABLE IF EXISTS \(SQLiteSchema.quoted(SQLiteSchema.table(name)))")
+                transaction?.changedSchema = true
                 let statement = try connection.cached("DELETE FROM kvmeta WHERE name=?")
                 statement.bind(1, name)
                 try statement.run()
@@ -119,12 +128,26 @@ extension SQLiteDataFile {
         if connection === writer, scopes.isWriting, transaction?.addedExpiration.contains(store) == true {
             return true
         }
-        if let known = schema.withLock({ $0.expiration[store] }), known { return true }
+        let generation = shared.schemaGeneration.load(ordering: .acquiring)
+        let known = schema.withLock { state -> Bool? in
+            if state.generation != generation {
+                state.expiration.removeAll()
+                state.generation = generation
+            }
+            return state.expiration[store]
+        }
+        if let known { return known }
         let statement = try connection.cached("SELECT 1 FROM pragma_table_info(?) WHERE name='expiration'")
         defer { statement.reset() }
         statement.bind(1, SQLiteSchema.table(store))
         let found = try statement.step()
-        if found { schema.withLock { $0.expiration[store] = true } }
+        // Only a plain reader sees the latest committed schema (a snapshot or the open
+        // transaction may see another), so only its answer is cached.
+        if connection !== writer, scopes.currentSnapshot == nil {
+            schema.withLock { state in
+                if state.generation == generation { state.expiration[store] = found }
+            }
+        }
         return found
     }
 
@@ -133,6 +156,7 @@ extension SQLiteDataFile {
         guard try !hasExpirationColumn(store, writer) else { return }
         try writer.execute(SQLiteSchema.addExpiration(store))
         transaction?.addedExpiration.insert(store)
+        schema.withLock { _ = $0.expiration.removeValue(forKey: store) }
     }
 
     /// Creates `kv_<store>_seqs` (LiteCore makes it on demand) before the first write.

@@ -25,8 +25,10 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     struct Schema {
         var keyStores: [String: SQLiteKeyStore] = [:]
         var byteStores: [String: SQLiteByteKeyStore] = [:]
-        /// Committed knowledge of which key stores have the `expiration` column.
+        /// Committed knowledge of which key stores have the `expiration` column, valid while
+        /// `SharedFile.schemaGeneration` equals `generation`.
         var expiration: [String: Bool] = [:]
+        var generation: UInt64 = 0
         var sequenceIndexed: Set<String> = []
         var observerTokens: Set<CommitObserverToken> = []
     }
@@ -43,6 +45,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     struct Transaction {
         var stores: [String: StoreMeta] = [:]
         var addedExpiration: Set<String> = []
+        var changedSchema = false
     }
     // Invariant: only the thread that owns the transaction (scopes.isWriting) reads or writes it.
     var transaction: Transaction?
@@ -107,6 +110,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     package var isInTransaction: Bool { scopes.isWriting }
 
     /// Runs `body` as one write transaction; see `DataFile.write`.
+    @discardableResult
     package func write<T>(_ body: () throws -> T) throws -> T {
         try checkOpen()
         guard let writer, !isReadOnly else {
@@ -170,6 +174,9 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         }
         try writer.execute("COMMIT")
         let added = transaction?.addedExpiration ?? []
+        if transaction?.changedSchema == true || !added.isEmpty {
+            shared.schemaGeneration.add(1, ordering: .releasing)
+        }
         transaction = nil
         if !added.isEmpty {
             schema.withLock { state in

@@ -41,16 +41,24 @@ enum SQLiteSchema {
     /// own index tables start with `kv_` too; `bk_` keeps ours out of both.
     static func byteTable(_ store: String) -> String { "bk_\(store)" }
 
-    /// Quotes an identifier (names are validated by `StoreName`, quoting is belt and braces).
+    /// An identifier as SQL text: bare when it is only letters, digits and `_` (so the stored
+    /// schema reads exactly like LiteCore's), double-quoted otherwise.
     static func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let bare = identifier.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+        }
+        if bare { return identifier }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// Creates a key store's table exactly as LiteCore 2.x does, plus its sequence index.
+    /// (No `IF NOT EXISTS`: SQLite keeps the statement text, and the schema must read as LiteCore's;
+    /// callers check for the table inside the write transaction.)
     static func createKeyStore(_ store: String) -> String {
         let table = table(store)
         return """
-            CREATE TABLE IF NOT EXISTS \(quoted(table)) (key TEXT PRIMARY KEY, sequence INTEGER, \
+            CREATE TABLE \(quoted(table)) (key TEXT PRIMARY KEY, sequence INTEGER, \
             flags INTEGER DEFAULT 0, version BLOB, body BLOB);
             CREATE UNIQUE INDEX IF NOT EXISTS \(quoted(table + "_seqs")) ON \(quoted(table)) (sequence);
             """

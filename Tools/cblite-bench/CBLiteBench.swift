@@ -3,7 +3,9 @@ import ArgumentParser
 /// Every benchmark area, in the order `cblite-bench all` runs them.
 enum BenchmarkAreas {
     // `blobs` first: its memory figure is cleanest in a fresh process (it also resets the peak).
-    static var all: [any BenchmarkArea.Type] { [BlobsBenchmarks.self, FleeceBenchmarks.self] }
+    static var all: [any BenchmarkArea.Type] {
+        [BlobsBenchmarks.self, FleeceBenchmarks.self, StorageBenchmarks.self]
+    }
 }
 
 struct RunAll: ParsableCommand {

@@ -1,0 +1,126 @@
+import CRocksDB
+import LiteStorage
+
+extension RocksDBDataFile {
+    // MARK: Catalog
+
+    func storeID(_ kind: RocksDBLayout.Kind, _ name: String, view: RocksDBView) throws -> UInt32? {
+        try handle.get(RocksDBLayout.catalogKey(kind, name), view: view) { bytes -> UInt32 in
+            guard bytes.count == 4 else { throw RocksDBRecordCodec.damaged(path) }
+            return RocksDBLayout.readBigEndian(bytes, at: 0)
+        }
+    }
+
+    /// The ID of store `name`, given a new one inside the open transaction when missing.
+    private func createStore(_ kind: RocksDBLayout.Kind, _ name: String) throws -> UInt32 {
+        let batch = try batch()
+        if let id = try storeID(kind, name, view: .transaction(batch)) { return id }
+        let next = try handle.get(RocksDBLayout.nextStoreIDKey, view: .transaction(batch)) { bytes -> UInt32 in
+            guard bytes.count == 4 else { throw RocksDBRecordCodec.damaged(path) }
+            return RocksDBLayout.readBigEndian(bytes, at: 0)
+        } ?? 1
+        var idBytes: [UInt8] = []
+        RocksDBLayout.appendBigEndian(&idBytes, next)
+        var nextBytes: [UInt8] = []
+        RocksDBLayout.appendBigEndian(&nextBytes, next + 1)
+        put(RocksDBLayout.catalogKey(kind, name), idBytes, in: batch)
+        put(RocksDBLayout.nextStoreIDKey, nextBytes, in: batch)
+        return next
+    }
+
+    private func names(_ kind: RocksDBLayout.Kind) throws -> [String] {
+        let prefix = RocksDBLayout.catalogPrefix(kind)
+        let iterator = handle.iterator(view: try view(), lower: prefix,
+                                       upper: ByteKeyRange.successor(ofPrefix: prefix))
+        defer { iterator.close() }
+        var names: [String] = []
+        iterator.seekFirst()
+        while try iterator.isValid() {
+            names.append(String(decoding: iterator.key.dropFirst(prefix.count), as: UTF8.self))
+            iterator.next()
+        }
+        return names.sorted()
+    }
+
+    // MARK: Key stores
+
+    /// The key store `name`, created when missing.
+    package func keyStore(_ name: String) throws -> any KeyStore {
+        try StoreName.validate(name)
+        try checkOpen()
+        if let store = catalog.withLock({ $0.keyStores[name] }) { return store }
+        var id = try storeID(.keyStore, name, view: try view())
+        if id == nil {
+            guard !isReadOnly else {
+                throw StorageError(.notFound, "RocksDB database \"\(path)\" has no key store \"\(name)\" "
+                                   + "(opened read-only, so it cannot be created)")
+            }
+            id = try write { try createStore(.keyStore, name) }
+        }
+        let store = RocksDBKeyStore(name: name, id: id ?? 0, file: self)
+        return catalog.withLock { state in
+            if let existing = state.keyStores[name] { return existing }
+            state.keyStores[name] = store
+            return store
+        }
+    }
+
+    /// Names of the key stores, sorted.
+    package func keyStoreNames() throws -> [String] { try names(.keyStore) }
+
+    /// Deletes key store `name` with its records, sequence and expiration entries and counters.
+    package func deleteKeyStore(_ name: String) throws {
+        try StoreName.validate(name)
+        try write {
+            let batch = try batch()
+            guard let id = try storeID(.keyStore, name, view: .transaction(batch)) else { return }
+            for tag in [RocksDBLayout.recordTag, RocksDBLayout.sequenceTag, RocksDBLayout.expirationTag,
+                        RocksDBLayout.metaTag] {
+                let prefix = RocksDBLayout.prefix(tag, id)
+                try deleteRange(lower: prefix, upper: ByteKeyRange.successor(ofPrefix: prefix), in: batch)
+            }
+            delete(RocksDBLayout.catalogKey(.keyStore, name), in: batch)
+            transaction?.stores[id] = nil
+        }
+        catalog.withLock { _ = $0.keyStores.removeValue(forKey: name) }
+    }
+
+    // MARK: Byte-key stores
+
+    /// The byte-key store `name`, created when missing.
+    package func byteKeyStore(_ name: String) throws -> any ByteKeyStore {
+        try StoreName.validate(name)
+        try checkOpen()
+        if let store = catalog.withLock({ $0.byteStores[name] }) { return store }
+        var id = try storeID(.byteKeyStore, name, view: try view())
+        if id == nil {
+            guard !isReadOnly else {
+                throw StorageError(.notFound, "RocksDB database \"\(path)\" has no byte-key store \"\(name)\" "
+                                   + "(opened read-only, so it cannot be created)")
+            }
+            id = try write { try createStore(.byteKeyStore, name) }
+        }
+        let store = RocksDBByteKeyStore(name: name, id: id ?? 0, file: self)
+        return catalog.withLock { state in
+            if let existing = state.byteStores[name] { return existing }
+            state.byteStores[name] = store
+            return store
+        }
+    }
+
+    /// Names of the byte-key stores, sorted.
+    package func byteKeyStoreNames() throws -> [String] { try names(.byteKeyStore) }
+
+    /// Deletes byte-key store `name` and its entries.
+    package func deleteByteKeyStore(_ name: String) throws {
+        try StoreName.validate(name)
+        try write {
+            let batch = try batch()
+            guard let id = try storeID(.byteKeyStore, name, view: .transaction(batch)) else { return }
+            let prefix = RocksDBLayout.prefix(RocksDBLayout.byteKeyTag, id)
+            try deleteRange(lower: prefix, upper: ByteKeyRange.successor(ofPrefix: prefix), in: batch)
+            delete(RocksDBLayout.catalogKey(.byteKeyStore, name), in: batch)
+        }
+        catalog.withLock { _ = $0.byteStores.removeValue(forKey: name) }
+    }
+}

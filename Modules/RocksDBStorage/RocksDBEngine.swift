@@ -1,0 +1,188 @@
+import CRocksDB
+import Foundation
+import LiteStorage
+
+/// The RocksDB storage engine: the same records as the SQLite engine, kept in a RocksDB folder
+/// (`db.rocksdb/`) with the layout described in ``RocksDBLayout``.
+///
+/// ```swift
+/// let file = try RocksDBEngine().open(at: bundle + "/db.rocksdb", options: .init(create: true))
+/// ```
+package struct RocksDBEngine: StorageEngine {
+    /// `RocksDB`, the name the registry and `DatabaseConfiguration` use.
+    package static let engineName = "RocksDB"
+
+    /// `RocksDB`.
+    package var name: String { Self.engineName }
+    /// `db.rocksdb` (a folder).
+    package var fileName: String { "db.rocksdb" }
+
+    /// Makes the engine (it holds no state).
+    package init() {}
+
+    /// Whether a file or folder exists at `path`.
+    package func exists(at path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path)
+    }
+
+    /// Whether `path` is a folder holding a RocksDB `CURRENT` file that names a manifest.
+    package func recognises(fileAt path: String) -> Bool {
+        (try? Self.checkFolder(path)) != nil
+    }
+
+    /// Removes the folder and everything in it.
+    package func delete(at path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw StorageError(.ioFailure, "cannot delete \"\(path)\": \(error.localizedDescription)")
+        }
+    }
+
+    /// Checks a folder looks like a RocksDB database without opening it.
+    private static func checkFolder(_ path: String) throws {
+        let current = path + "/CURRENT"
+        guard let data = FileManager.default.contents(atPath: current) else {
+            throw StorageError(.notADatabase, "\"\(path)\" is not a RocksDB database (no CURRENT file)")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.hasPrefix("MANIFEST-"), text.hasSuffix("\n") else {
+            throw StorageError(.corrupt, "RocksDB database \"\(path)\" is damaged: its CURRENT file does not "
+                               + "name a manifest; restore it from a backup")
+        }
+        let manifest = path + "/" + text.dropLast()
+        let size = (try? FileManager.default.attributesOfItem(atPath: manifest)[.size] as? Int) ?? nil
+        guard let size, size > 0 else {
+            throw StorageError(.corrupt, "RocksDB database \"\(path)\" is damaged: its manifest "
+                               + "\(text.dropLast()) is missing or empty; restore it from a backup")
+        }
+    }
+
+    /// Opens or creates the folder; see `StorageEngine.open`.
+    package func open(at path: String, options: DataFileOptions) throws -> any DataFile {
+        try openFile(at: path, options: options)
+    }
+
+    /// Opens or creates the folder, returning the concrete type.
+    package func openFile(at path: String, options: DataFileOptions) throws -> RocksDBDataFile {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        var creating = false
+        if exists && !isFolder.boolValue {
+            let hint = SQLiteMagic.matches(path) ? " (it is a SQLite database: open it with the SQLite engine)" : ""
+            throw StorageError(.notADatabase, "\"\(path)\" is a file, not a RocksDB database folder\(hint)")
+        }
+        if !exists {
+            guard options.create, !options.readOnly else {
+                throw StorageError(.notFound, "RocksDB database \"\(path)\" does not exist")
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw StorageError(.ioFailure, "cannot create folder \"\(path)\": \(error.localizedDescription)")
+            }
+            creating = true
+        } else if (try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty == true {
+            guard options.create, !options.readOnly else {
+                throw StorageError(.notADatabase, "\"\(path)\" is an empty folder, not a RocksDB database")
+            }
+            creating = true
+        } else {
+            try Self.checkFolder(path)
+        }
+
+        let shared = SharedFile.retain(path: path)
+        do {
+            let handle = try shared.withEngineState { state -> RocksDBHandle in
+                if let handle = state as? RocksDBHandle {
+                    if handle.isReadOnly && !options.readOnly {
+                        throw StorageError(.busy, "RocksDB database \"\(path)\" is already open read-only in "
+                                           + "this process; close it before opening it for writing")
+                    }
+                    handle.users += 1
+                    return handle
+                }
+                let handle = try Self.openHandle(path, create: creating, readOnly: options.readOnly)
+                handle.users = 1
+                state = handle
+                return handle
+            }
+            let file = RocksDBDataFile(path: path, handle: handle, shared: shared, readOnly: options.readOnly)
+            do {
+                try Self.checkFormat(file, creating: creating)
+            } catch {
+                try? file.close()
+                throw error
+            }
+            return file
+        } catch {
+            shared.release()
+            if creating && !exists { try? FileManager.default.removeItem(atPath: path) }
+            throw error
+        }
+    }
+
+    /// Writes the format marker into a new folder, or checks an existing folder has ours.
+    private static func checkFormat(_ file: RocksDBDataFile, creating: Bool) throws {
+        let marker = try file.handle.get(RocksDBLayout.formatKey, view: .latest) { [UInt8]($0) }
+        if marker == RocksDBLayout.formatMarker { return }
+        if marker == nil && creating {
+            try file.write { file.put(RocksDBLayout.formatKey, RocksDBLayout.formatMarker, in: try file.batch()) }
+            return
+        }
+        throw StorageError(.notADatabase, "\"\(file.path)\" is a RocksDB database but not a Couchbase Lite one "
+                           + "(no format marker \"\(String(decoding: RocksDBLayout.formatMarker, as: UTF8.self))\")")
+    }
+
+    private static func openHandle(_ path: String, create: Bool, readOnly: Bool) throws -> RocksDBHandle {
+        guard let options = rocksdb_options_create(),
+              let tableOptions = rocksdb_block_based_options_create() else {
+            throw StorageError(.engineFailure, "RocksDB database \"\(path)\": cannot allocate options")
+        }
+        rocksdb_options_set_create_if_missing(options, create ? 1 : 0)
+        // Bloom filters make the existence check of an insert-only write cheap.
+        rocksdb_block_based_options_set_filter_policy(tableOptions, rocksdb_filterpolicy_create_bloom_full(10))
+        rocksdb_options_set_block_based_table_factory(options, tableOptions)
+        rocksdb_options_set_compression(options, Int32(rocksdb_lz4_compression))
+        rocksdb_options_set_keep_log_file_num(options, 2)
+        rocksdb_options_set_max_log_file_size(options, 1 << 20)
+        var error: UnsafeMutablePointer<CChar>?
+        let db = readOnly ? rocksdb_open_for_read_only(options, path, 0, &error) : rocksdb_open(options, path, &error)
+        do {
+            try RocksDBHandle.check(error, path: path, doing: "opening")
+        } catch {
+            rocksdb_options_destroy(options)
+            rocksdb_block_based_options_destroy(tableOptions)
+            throw error
+        }
+        guard let db else {
+            rocksdb_options_destroy(options)
+            rocksdb_block_based_options_destroy(tableOptions)
+            throw StorageError(.engineFailure, "RocksDB database \"\(path)\": open returned no handle")
+        }
+        return RocksDBHandle(db: db, path: path, readOnly: readOnly, options: options, tableOptions: tableOptions)
+    }
+
+    /// Gives back a data file's use of the shared handle; the last user closes it.
+    static func releaseHandle(_ handle: RocksDBHandle, shared: SharedFile) {
+        shared.withEngineState { state in
+            handle.users -= 1
+            if handle.users == 0 {
+                handle.close()
+                state = nil
+            }
+        }
+        shared.release()
+    }
+}
+
+/// Recognises a SQLite file by its first 16 bytes, to name it in an error message.
+enum SQLiteMagic {
+    static func matches(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let bytes = (try? handle.read(upToCount: 16)).map { [UInt8]($0) } ?? []
+        return bytes == Array("SQLite format 3\0".utf8)
+    }
+}

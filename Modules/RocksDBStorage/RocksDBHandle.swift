@@ -1,0 +1,242 @@
+import CRocksDB
+import Foundation
+import LiteStorage
+
+/// One open RocksDB database, shared by every `RocksDBDataFile` on the same folder in this
+/// process (RocksDB's LOCK file allows one opener per process, and one handle is thread-safe).
+final class RocksDBHandle: @unchecked Sendable {
+    let db: OpaquePointer
+    let path: String
+    let isReadOnly: Bool
+    private let options: OpaquePointer
+    private let tableOptions: OpaquePointer
+    let readOptions: OpaquePointer
+    let syncWriteOptions: OpaquePointer
+    // Invariant: changed only with the owning SharedFile's engine-state lock held.
+    var users = 0
+
+    init(db: OpaquePointer, path: String, readOnly: Bool, options: OpaquePointer, tableOptions: OpaquePointer) {
+        self.db = db
+        self.path = path
+        isReadOnly = readOnly
+        self.options = options
+        self.tableOptions = tableOptions
+        readOptions = rocksdb_readoptions_create()
+        syncWriteOptions = rocksdb_writeoptions_create()
+        // Durable commits: the WAL is fsynced before write returns (LiteCore's promise too).
+        rocksdb_writeoptions_set_sync(syncWriteOptions, 1)
+    }
+
+    func close() {
+        rocksdb_close(db)
+        rocksdb_readoptions_destroy(readOptions)
+        rocksdb_writeoptions_destroy(syncWriteOptions)
+        rocksdb_options_destroy(options)
+        rocksdb_block_based_options_destroy(tableOptions)
+    }
+
+    /// Turns a RocksDB error string into a `StorageError` and frees it.
+    static func check(_ error: UnsafeMutablePointer<CChar>?, path: String, doing action: String) throws {
+        guard let error else { return }
+        let text = String(cString: error)
+        rocksdb_free(error)
+        throw storageError(text, path: path, doing: action)
+    }
+
+    static func storageError(_ text: String, path: String, doing action: String) -> StorageError {
+        let cause = EngineMessage(text)
+        if text.hasPrefix("Corruption") {
+            return StorageError(.corrupt, "RocksDB database \"\(path)\" is damaged (while \(action)); "
+                                + "restore it from a backup", underlying: cause)
+        }
+        if text.contains("lock") || text.contains("LOCK") {
+            return StorageError(.busy, "RocksDB database \"\(path)\" is open in another process (while "
+                                + "\(action)); close it there first", underlying: cause)
+        }
+        if text.hasPrefix("IO error") {
+            return StorageError(.ioFailure, "RocksDB database \"\(path)\": cannot read or write its files "
+                                + "(while \(action)); check permissions and free space", underlying: cause)
+        }
+        return StorageError(.engineFailure, "RocksDB database \"\(path)\": \(text) (while \(action))",
+                            underlying: cause)
+    }
+
+    // MARK: Reading
+
+    /// Calls `body` with the value under `key` as `view` sees it; `nil` when absent.
+    func get<T>(_ key: [UInt8], view: RocksDBView,
+                _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+        var error: UnsafeMutablePointer<CChar>?
+        switch view {
+        case .transaction(let batch):
+            var length = 0
+            let value = key.withUnsafeBytes { buffer in
+                rocksdb_writebatch_wi_get_from_batch_and_db(
+                    batch, db, readOptions, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                    buffer.count, &length, &error)
+            }
+            try Self.check(error, path: path, doing: "reading")
+            guard let value else { return nil }
+            defer { rocksdb_free(value) }
+            return try body(UnsafeRawBufferPointer(start: value, count: length))
+        case .latest, .snapshot:
+            let options = view.readOptions(default: readOptions)
+            let slice = key.withUnsafeBytes { buffer in
+                rocksdb_get_pinned(db, options, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                   buffer.count, &error)
+            }
+            try Self.check(error, path: path, doing: "reading")
+            guard let slice else { return nil }
+            defer { rocksdb_pinnableslice_destroy(slice) }
+            var length = 0
+            let value = rocksdb_pinnableslice_value(slice, &length)
+            return try body(UnsafeRawBufferPointer(start: value, count: length))
+        }
+    }
+
+    /// An iterator over keys in `lower ..< upper` as `view` sees it.
+    func iterator(view: RocksDBView, lower: [UInt8], upper: [UInt8]?) -> RocksDBIterator {
+        let base = rocksdb_create_iterator(db, view.readOptions(default: readOptions))
+        let iterator: OpaquePointer?
+        if case .transaction(let batch) = view {
+            // Takes over the base iterator: the merged one reads the batch over the database.
+            iterator = rocksdb_writebatch_wi_create_iterator_with_base(batch, base)
+        } else {
+            iterator = base
+        }
+        return RocksDBIterator(handle: iterator, lower: lower, upper: upper, path: path)
+    }
+}
+
+/// Which data a RocksDB read sees.
+enum RocksDBView {
+    /// The latest committed data.
+    case latest
+    /// The data committed when the snapshot was taken.
+    case snapshot(RocksDBSnapshot)
+    /// The open transaction's batch over the latest committed data.
+    case transaction(OpaquePointer)
+
+    func readOptions(default options: OpaquePointer) -> OpaquePointer {
+        if case .snapshot(let snapshot) = self { return snapshot.readOptions }
+        return options
+    }
+}
+
+/// A RocksDB snapshot and the read options that read through it.
+final class RocksDBSnapshot: @unchecked Sendable {
+    let handle: RocksDBHandle
+    let snapshot: OpaquePointer
+    let readOptions: OpaquePointer
+
+    init(handle: RocksDBHandle) {
+        self.handle = handle
+        snapshot = rocksdb_create_snapshot(handle.db)
+        readOptions = rocksdb_readoptions_create()
+        rocksdb_readoptions_set_snapshot(readOptions, snapshot)
+    }
+
+    func release() {
+        rocksdb_readoptions_destroy(readOptions)
+        rocksdb_release_snapshot(handle.db, snapshot)
+    }
+}
+
+/// A RocksDB iterator confined to `lower ..< upper` (bounds checked here, because the
+/// batch-merging iterator of a transaction ignores read-option bounds).
+final class RocksDBIterator {
+    private var handle: OpaquePointer?
+    let lower: [UInt8]
+    let upper: [UInt8]?
+    let path: String
+
+    init(handle: OpaquePointer?, lower: [UInt8], upper: [UInt8]?, path: String) {
+        self.handle = handle
+        self.lower = lower
+        self.upper = upper
+        self.path = path
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let handle { rocksdb_iter_destroy(handle) }
+        handle = nil
+    }
+
+    func seekFirst() { seek(lower) }
+
+    func seek(_ key: [UInt8]) {
+        guard let handle else { return }
+        key.withUnsafeBytes {
+            rocksdb_iter_seek(handle, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
+        }
+    }
+
+    /// Positions at the last key `<= key`.
+    func seekForPrevious(_ key: [UInt8]) {
+        guard let handle else { return }
+        key.withUnsafeBytes {
+            rocksdb_iter_seek_for_prev(handle, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
+        }
+    }
+
+    /// Positions at the last key in range.
+    func seekLast() {
+        guard let handle else { return }
+        if let upper {
+            upper.withUnsafeBytes {
+                rocksdb_iter_seek(handle, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
+            }
+            if rocksdb_iter_valid(handle) != 0 { rocksdb_iter_prev(handle) } else { rocksdb_iter_seek_to_last(handle) }
+        } else {
+            rocksdb_iter_seek_to_last(handle)
+        }
+    }
+
+    func next() { if let handle { rocksdb_iter_next(handle) } }
+    func previous() { if let handle { rocksdb_iter_prev(handle) } }
+
+    /// Whether the iterator is on a key inside the range; throws the iterator's error if any.
+    func isValid() throws -> Bool {
+        guard let handle else { return false }
+        guard rocksdb_iter_valid(handle) != 0 else {
+            var error: UnsafeMutablePointer<CChar>?
+            rocksdb_iter_get_error(handle, &error)
+            try RocksDBHandle.check(error, path: path, doing: "iterating")
+            return false
+        }
+        let key = self.key
+        if Self.compare(key, lower) < 0 { return false }
+        if let upper, Self.compare(key, upper) >= 0 { return false }
+        return true
+    }
+
+    /// The current key (valid until the iterator moves).
+    var key: UnsafeRawBufferPointer {
+        guard let handle else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        var length = 0
+        let pointer = rocksdb_iter_key(handle, &length)
+        return UnsafeRawBufferPointer(start: pointer, count: length)
+    }
+
+    /// The current value (valid until the iterator moves).
+    var value: UnsafeRawBufferPointer {
+        guard let handle else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        var length = 0
+        let pointer = rocksdb_iter_value(handle, &length)
+        return UnsafeRawBufferPointer(start: pointer, count: length)
+    }
+
+    /// memcmp order: the byte order RocksDB's default comparator uses.
+    static func compare(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Int {
+        b.withUnsafeBytes { b in
+            let common = min(a.count, b.count)
+            if common > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+                let result = memcmp(pa, pb, common)
+                if result != 0 { return Int(result) }
+            }
+            return a.count - b.count
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import LiteStorage
+import Testing
+
+extension StorageConformance {
+    // MARK: Byte-key stores
+
+    /// Byte keys are ordered by unsigned bytes (0x80 after 0x7F, shorter prefix first).
+    package static func byteKeysAreOrderedUnsigned(_ file: any DataFile) throws {
+        let store = try file.byteKeyStore("index")
+        let keys: [[UInt8]] = [[0xFF], [0x80], [0x7F], [0x00], [0x01, 0x00], [0x01], []]
+        try file.write { for (index, key) in keys.enumerated() { try store.put(key, [UInt8(index)]) } }
+        let scanned = try store.scanAll().collect().map(\.key)
+        #expect(scanned == [[], [0x00], [0x01], [0x01, 0x00], [0x7F], [0x80], [0xFF]])
+        let backwards = try store.scan(.all, descending: true).collect().map(\.key)
+        #expect(backwards == scanned.reversed())
+        #expect(try store.get([0x80]) == [1])
+        #expect(try store.count() == keys.count)
+    }
+
+    /// A prefix scan returns exactly the keys starting with the prefix, including 0xFF edges.
+    package static func prefixScanReturnsOnlyThePrefix(_ file: any DataFile) throws {
+        let store = try file.byteKeyStore("index")
+        let keys: [[UInt8]] = [[1, 0xFF], [1, 0xFF, 0], [1, 0xFF, 0xFF], [2], [1, 0xFE, 9], [0xFF, 0xFF]]
+        try file.write { for key in keys { try store.put(key, []) } }
+        #expect(try store.scan(prefix: [1, 0xFF]).collect().map(\.key) == [[1, 0xFF], [1, 0xFF, 0], [1, 0xFF, 0xFF]])
+        #expect(try store.scan(prefix: [0xFF]).collect().map(\.key) == [[0xFF, 0xFF]])
+        #expect(try store.scan(prefix: [1], descending: true).collect().map(\.key)
+                == [[1, 0xFF, 0xFF], [1, 0xFF, 0], [1, 0xFF], [1, 0xFE, 9]])
+    }
+
+    /// A range is half-open: the upper key is excluded.
+    package static func byteRangeExcludesUpperBound(_ file: any DataFile) throws {
+        let store = try file.byteKeyStore("index")
+        try file.write { for byte in UInt8(0)..<10 { try store.put([byte], [byte]) } }
+        let range = ByteKeyRange(lower: [3], upper: [6])
+        #expect(try store.scan(range, descending: false).collect().map(\.key) == [[3], [4], [5]])
+        #expect(try store.scan(range, descending: true).collect().map(\.key) == [[5], [4], [3]])
+    }
+
+    /// Put replaces, delete removes one key, delete(range:) removes a range and counts it.
+    package static func byteKeyWritesReplaceAndDelete(_ file: any DataFile) throws {
+        let store = try file.byteKeyStore("index")
+        try file.write { for byte in UInt8(0)..<10 { try store.put([byte], [0]) } }
+        let (deleted, missing, removed) = try file.write {
+            try store.put([4], [44])
+            return (try store.delete([5]), try store.delete([50]), try store.delete(range: ByteKeyRange(lower: [7])))
+        }
+        #expect(deleted && !missing)
+        #expect(removed == 3)
+        #expect(try store.get([4]) == [44])
+        #expect(try store.scanAll().collect().map(\.key) == [[0], [1], [2], [3], [4], [6]])
+    }
+
+    /// Byte-key stores are listed, kept apart from key stores, and can be deleted.
+    package static func byteKeyStoresAreListedAndDeleted(_ file: any DataFile) throws {
+        let first = try file.byteKeyStore("one")
+        _ = try file.byteKeyStore("two")
+        _ = try file.keyStore("default")
+        try file.write { try first.put([1], [1]) }
+        #expect(try file.byteKeyStoreNames() == ["one", "two"])
+        #expect(try !file.keyStoreNames().contains("one"))
+        try file.deleteByteKeyStore("one")
+        #expect(try file.byteKeyStoreNames() == ["two"])
+        #expect(try file.byteKeyStore("one").count() == 0)
+    }
+
+    // MARK: Key stores
+
+    /// Key stores are listed by name, independent, and deleted with their records.
+    package static func keyStoresAreIndependentAndDeletable(_ file: any DataFile) throws {
+        let a = try file.keyStore("alpha")
+        let b = try file.keyStore("beta")
+        try insert(["x"], into: a, of: file)
+        #expect(try b.get("x") == nil)
+        #expect(try file.keyStoreNames().contains("alpha"))
+        try file.deleteKeyStore("alpha")
+        #expect(try !file.keyStoreNames().contains("alpha"))
+        let again = try file.keyStore("alpha")
+        #expect(try again.get("x") == nil)
+        #expect(try again.lastSequence() == 0)
+    }
+
+    /// A bad store name is refused with a clear error.
+    package static func invalidStoreNameIsRefused(_ file: any DataFile) throws {
+        #expect(throws: StorageError(.invalidParameter, "")) { try file.keyStore("") }
+        #expect(throws: StorageError(.invalidParameter, "")) { try file.keyStore("a\"b; DROP") }
+    }
+
+    /// A thousand key stores can be created, written and listed.
+    package static func thousandKeyStoresWork(_ file: any DataFile) throws {
+        let names = (0..<1000).map { String(format: "store%04d", $0) }
+        try file.write {
+            for name in names { try file.keyStore(name).set(Record(key: "k", body: Array(name.utf8)), ifSequence: 0) }
+        }
+        let listed = try file.keyStoreNames().filter { $0.hasPrefix("store") }
+        #expect(listed == names)
+        #expect(try file.keyStore("store0777").get("k")?.body == Array("store0777".utf8))
+    }
+
+    // MARK: Expiration
+
+    /// Expiration is set, read, cleared, and the earliest one reported.
+    package static func expirationIsSetReadAndCleared(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        try insert(["a", "b", "c"], into: store, of: file)
+        #expect(try store.nextExpiration() == nil)
+        let (setA, setGhost) = try file.write {
+            (try store.setExpiration("a", to: 5_000), try store.setExpiration("ghost", to: 1))
+        }
+        #expect(setA && !setGhost)
+        try file.write {
+            try store.setExpiration("b", to: 2_000)
+            try store.setExpiration("c", to: 9_000)
+            try store.setExpiration("c", to: nil)
+        }
+        #expect(try store.expiration(of: "a") == 5_000)
+        #expect(try store.expiration(of: "c") == nil)
+        #expect(try store.get("a")?.expiration == 5_000)
+        #expect(try store.nextExpiration() == 2_000)
+        #expect(try store.expiredKeys(at: 4_999) == ["b"])
+        #expect(try store.expiredKeys(at: 5_000) == ["b", "a"])
+    }
+
+    /// Updating a record keeps its expiration; purging it removes it from the expiration order.
+    package static func expirationSurvivesUpdateAndGoesWithPurge(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        try insert(["a", "b"], into: store, of: file)
+        try file.write {
+            try store.setExpiration("a", to: 100)
+            try store.setExpiration("b", to: 200)
+        }
+        try file.write { _ = try store.set(Record(key: "a", body: [2]), ifSequence: 1) }
+        #expect(try store.expiration(of: "a") == 100)
+        try file.write { _ = try store.purge("a") }
+        #expect(try store.nextExpiration() == 200)
+        #expect(try store.expiredKeys(at: 1_000) == ["b"])
+    }
+
+    /// An expiration set in an aborted transaction is gone.
+    package static func abortedExpirationIsGone(_ file: any DataFile) throws {
+        struct Boom: Error {}
+        let store = try file.keyStore("default")
+        try insert(["a"], into: store, of: file)
+        #expect(throws: Boom.self) { try file.write { try store.setExpiration("a", to: 10); throw Boom() } }
+        #expect(try store.expiration(of: "a") == nil)
+        #expect(try store.nextExpiration() == nil)
+    }
+
+    // MARK: Size
+
+    /// A 10 MB body is stored and read back intact.
+    package static func tenMegabyteBodyRoundTrips(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        var generator = SplitMix64(seed: 10)
+        let body = (0..<10_000_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        try file.write { try store.set(Record(key: "big", body: body), ifSequence: 0) }
+        let record = try #require(try store.get("big"))
+        #expect(record.body.count == body.count)
+        #expect(record.body == body)
+        #expect(try store.get("big", content: .metaOnly)?.bodySize == body.count)
+    }
+}
+
+/// A small seeded random number generator, so tests and the crash writer are repeatable.
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    /// Starts the sequence at `seed`.
+    package init(seed: UInt64) { state = seed }
+    /// The next number.
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

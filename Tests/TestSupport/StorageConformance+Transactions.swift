@@ -1,0 +1,200 @@
+import Foundation
+import LiteStorage
+import Synchronization
+import Testing
+
+extension StorageConformance {
+    /// A write outside `write { … }` is refused.
+    package static func writeOutsideTransactionIsRefused(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        #expect(throws: StorageError.notInTransaction) { try store.set(Record(key: "a"), ifSequence: 0) }
+        #expect(try store.get("a") == nil)
+    }
+
+    /// Inside a transaction reads see its writes; another thread sees nothing until commit.
+    package static func uncommittedWritesAreInvisibleToOtherThreads(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        try file.write {
+            try store.set(Record(key: "a", body: [1]), ifSequence: 0)
+            #expect(try store.get("a")?.body == [1])
+            #expect(try store.lastSequence() == 1)
+            let seenElsewhere = try onOtherThread { try store.get("a") }
+            #expect(seenElsewhere == nil)
+            let countElsewhere = try onOtherThread { try store.recordCount() }
+            #expect(countElsewhere == 0)
+        }
+        #expect(try onOtherThread { try store.get("a")?.body } == [1])
+    }
+
+    /// A transaction that throws leaves nothing behind, not even its sequence numbers.
+    package static func abortDiscardsEverything(_ file: any DataFile) throws {
+        struct Boom: Error {}
+        let store = try file.keyStore("default")
+        let bytes = try file.byteKeyStore("index")
+        try file.write { try store.set(Record(key: "kept"), ifSequence: 0) }
+        #expect(throws: Boom.self) {
+            try file.write {
+                try store.set(Record(key: "gone", body: [1]), ifSequence: 0)
+                _ = try store.purge("kept")
+                try bytes.put([1], [2])
+                throw Boom()
+            }
+        }
+        #expect(try store.get("gone") == nil)
+        #expect(try store.get("kept") != nil)
+        #expect(try store.lastSequence() == 1)
+        #expect(try store.purgeCount() == 0)
+        #expect(try bytes.get([1]) == nil)
+        #expect(try file.write { try store.set(Record(key: "next"), ifSequence: 0) } == 2)
+    }
+
+    /// A key store created inside an aborted transaction does not exist afterwards.
+    package static func abortDiscardsCreatedKeyStore(_ file: any DataFile) throws {
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try file.write {
+                let store = try file.keyStore("temporary")
+                try store.set(Record(key: "a"), ifSequence: 0)
+                throw Boom()
+            }
+        }
+        #expect(try !file.keyStoreNames().contains("temporary"))
+    }
+
+    /// A `write` inside a `write` joins it: both commit together.
+    package static func nestedWriteJoinsOuterTransaction(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        try file.write {
+            try store.set(Record(key: "outer"), ifSequence: 0)
+            try file.write { try store.set(Record(key: "inner"), ifSequence: 0) }
+            #expect(file.isInTransaction)
+            #expect(try onOtherThread { try store.get("inner") } == nil)
+        }
+        #expect(!file.isInTransaction)
+        #expect(try store.recordCount() == 2)
+    }
+
+    /// A snapshot keeps its view while another thread commits; afterwards the new data shows.
+    package static func snapshotIsStableWhileWriterCommits(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        try insert(["a"], into: store, of: file)
+        try file.withReadSnapshot {
+            #expect(try store.recordCount() == 1)
+            try onOtherThread {
+                try file.write {
+                    try store.set(Record(key: "b"), ifSequence: 0)
+                    _ = try store.purge("a")
+                }
+            }
+            #expect(try store.recordCount() == 1)
+            #expect(try store.get("a") != nil)
+            #expect(try store.get("b") == nil)
+            #expect(try store.lastSequence() == 1)
+            #expect(try store.enumerate(since: 0, options: .init()).collect().map(\.key) == ["a"])
+        }
+        #expect(try store.get("a") == nil)
+        #expect(try store.get("b") != nil)
+    }
+
+    /// Observers hear about each commit with the stores' sequence ranges; aborts stay silent.
+    package static func commitObserverSeesSequenceRange(_ file: any DataFile) throws {
+        struct Boom: Error {}
+        let store = try file.keyStore("default")
+        let events = Mutex<[CommitEvent]>([])
+        let token = file.addCommitObserver { event in events.withLock { $0.append(event) } }
+        try insert(["a", "b"], into: store, of: file)
+        _ = try? file.write { try store.set(Record(key: "c"), ifSequence: 0); throw Boom() }
+        try file.write { _ = try store.purge("a") }
+        file.removeCommitObserver(token)
+        try insert(["d"], into: store, of: file)
+        let seen = events.withLock { $0 }
+        #expect(seen.count == 2)
+        #expect(seen.first?.changes == [.init(store: "default", previousLastSequence: 0, lastSequence: 2, purged: 0)])
+        #expect(seen.last?.changes == [.init(store: "default", previousLastSequence: 2, lastSequence: 2, purged: 1)])
+        let changed = try store.enumerate(since: seen[0].changes[0].previousLastSequence,
+                                          options: .init()).collect().map(\.key)
+        #expect(changed == ["b", "d"])
+    }
+
+    /// Writers on two threads are serialised: every increment of a counter survives.
+    package static func concurrentWritersAreSerialised(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        try file.write { try store.set(Record(key: "counter", body: [0, 0]), ifSequence: 0) }
+        let threads = (0..<4).map { _ in
+            startThread {
+                for _ in 0..<25 {
+                    try file.write {
+                        guard let current = try store.get("counter") else {
+                            throw StorageError(.notFound, "counter vanished")
+                        }
+                        let value = Int(current.body[0]) << 8 | Int(current.body[1]) + 1
+                        try store.set(Record(key: "counter", body: [UInt8(value >> 8), UInt8(value & 0xFF)]),
+                                      ifSequence: current.sequence)
+                    }
+                }
+            }
+        }
+        for thread in threads { try thread.wait() }
+        let body = try #require(try store.get("counter")).body
+        #expect(Int(body[0]) << 8 | Int(body[1]) == 100)
+        #expect(try store.lastSequence() == 101)
+    }
+
+    /// Many threads reading consistent snapshots while one thread writes batches.
+    package static func readersSeeWholeTransactionsWhileOneWrites(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        let keys = (0..<10).map { "k\($0)" }
+        try file.write { for key in keys { try store.set(Record(key: key, body: [0]), ifSequence: nil) } }
+        let finished = Atomic<Bool>(false)
+        let readers = (0..<4).map { _ in
+            startThread { () -> Int in
+                var rounds = 0
+                while !finished.load(ordering: .acquiring) || rounds == 0 {
+                    try file.withReadSnapshot {
+                        let values = try keys.map { try store.get($0)?.body ?? [] }
+                        if Set(values).count != 1 {
+                            throw StorageError(.corrupt, "reader saw a partial transaction: \(values)")
+                        }
+                    }
+                    rounds += 1
+                }
+                return rounds
+            }
+        }
+        for round in 1...40 {
+            try file.write { for key in keys { try store.set(Record(key: key, body: [UInt8(round)]), ifSequence: nil) } }
+        }
+        finished.store(true, ordering: .releasing)
+        for reader in readers { #expect(try reader.wait() > 0) }
+        #expect(try store.get("k3")?.body == [40])
+    }
+
+    /// A second instance on the same path waits for the first's transaction, then sees its commit.
+    package static func secondInstanceWriterWaitsForFirst(_ engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let first = try engine.createDataFile(in: directory)
+            defer { try? first.close() }
+            let second = try engine.open(first.path)
+            defer { try? second.close() }
+            let firstStore = try first.keyStore("default")
+            let secondStore = try second.keyStore("default")
+            let started = DispatchSemaphore(value: 0)
+            let waiter = try first.write { () -> ThreadHandle<UInt64> in
+                try firstStore.set(Record(key: "a", body: [1]), ifSequence: 0)
+                let waiter = startThread { () -> UInt64 in
+                    started.signal()
+                    return try second.write {
+                        guard let seen = try secondStore.get("a") else {
+                            throw StorageError(.notFound, "the first writer's record is not visible")
+                        }
+                        return try secondStore.set(Record(key: "a", body: [2]), ifSequence: seen.sequence)
+                    }
+                }
+                started.wait()
+                return waiter
+            }
+            #expect(try waiter.wait() == 2)
+            #expect(try firstStore.get("a")?.body == [2])
+        }
+    }
+}

@@ -1,0 +1,57 @@
+// storage-crash-writer ENGINE PATH
+//
+// Writes transactions into the data file at PATH until it is killed, for the crash-safety test.
+// Transaction n stores records "t<n>-0" … "t<n>-<perTransaction-1>" (bodies from
+// `CrashWorkload.body`) and sets "counter" to n, then prints "committed n". A reader can then
+// check that every transaction up to "counter" is complete and no later one left anything.
+import Foundation
+import LiteStorage
+import RocksDBStorage
+import SQLiteStorage
+
+/// The workload the writer runs and the test checks.
+enum CrashWorkload {
+    static let perTransaction = 50
+
+    static func key(_ transaction: Int, _ index: Int) -> String { "t\(transaction)-\(index)" }
+
+    static func body(_ transaction: Int, _ index: Int) -> [UInt8] {
+        let length = 200 + (transaction * 131 + index * 17) % 1800
+        return (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ transaction &+ index) }
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("storage-crash-writer: \(message)\n".utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else { fail("usage: storage-crash-writer sqlite|rocksdb PATH") }
+let engine: any StorageEngine
+switch arguments[1] {
+case "sqlite": engine = SQLiteEngine()
+case "rocksdb": engine = RocksDBEngine()
+default: fail("unknown engine \(arguments[1])")
+}
+
+do {
+    let file = try engine.open(at: arguments[2], options: DataFileOptions(create: true))
+    let store = try file.keyStore("default")
+    var transaction = Int(String(decoding: try store.get("counter")?.body ?? [], as: UTF8.self)) ?? 0
+    while true {
+        transaction += 1
+        let number = transaction
+        try file.write {
+            for index in 0..<CrashWorkload.perTransaction {
+                try store.set(Record(key: CrashWorkload.key(number, index), version: [1],
+                                     body: CrashWorkload.body(number, index)), ifSequence: 0)
+            }
+            try store.set(Record(key: "counter", body: Array(String(number).utf8)), ifSequence: nil)
+        }
+        // Unbuffered: the line must be out before the next transaction starts.
+        FileHandle.standardOutput.write(Data("committed \(number)\n".utf8))
+    }
+} catch {
+    fail("\(error)")
+}
