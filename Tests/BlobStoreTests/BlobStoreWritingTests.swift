@@ -28,6 +28,14 @@ import TestSupport
         #expect(try TestContent.fileNames(in: store) == ["P1i5kI_sosq745_9BDR7kEghKps=.blob"])
     }
 
+    @Test func storedBlobFilesAreReadOnly() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = try store.write(Data("immutable".utf8))
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.url(for: key).path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o444)
+    }
+
     @Test func inputStreamRoundTrips() throws {
         let directory = try TemporaryDirectory()
         let store = TestContent.store(in: directory)
@@ -186,7 +194,7 @@ import TestSupport
         let store = TestContent.store(in: directory)
         let content = Data("intact content".utf8)
         let key = try store.write(content)
-        try Data("intact".utf8).write(to: store.url(for: key))
+        try Data("intact".utf8).write(to: store.url(for: key), options: .atomic)
         try store.write(content)
         #expect(try store.data(for: key) == content)
     }
