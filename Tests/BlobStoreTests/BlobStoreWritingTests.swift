@@ -199,11 +199,52 @@ import TestSupport
         #expect(try store.data(for: key) == content)
     }
 
+    @Test func streamThatFailsPartWayStoresNothing() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let stream = FailingInputStream(bytesBeforeFailure: 10_000)
+        #expect { try store.write(from: stream, chunkSize: 1000) } throws: { error in
+            guard let error = error as? BlobStoreError else { return false }
+            return error.code == .io && error.message.contains("10000 bytes")
+        }
+        #expect(try TestContent.fileNames(in: store).isEmpty)
+    }
+
     @Test func zeroChunkSizeIsRejected() throws {
         let directory = try TemporaryDirectory()
         let store = TestContent.store(in: directory)
         #expect { try store.write(from: InputStream(data: Data("x".utf8)), chunkSize: 0) } throws: { error in
             (error as? BlobStoreError)?.code == .invalidArgument
         }
+    }
+}
+
+/// A stream that gives some bytes and then fails, as a dropped network connection would.
+private final class FailingInputStream: InputStream {
+    private let bytesBeforeFailure: Int
+    private var given = 0
+    private var status: Stream.Status = .notOpen
+    private struct Dropped: Error {}
+
+    init(bytesBeforeFailure: Int) {
+        self.bytesBeforeFailure = bytesBeforeFailure
+        super.init(data: Data())
+    }
+
+    override func open() { status = .open }
+    override func close() { status = .closed }
+    override var streamStatus: Stream.Status { status }
+    override var streamError: (any Error)? { status == .error ? Dropped() : nil }
+    override var hasBytesAvailable: Bool { status == .open }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+        let count = min(length, bytesBeforeFailure - given)
+        guard count > 0 else {
+            status = .error
+            return -1
+        }
+        buffer.update(repeating: 0x2A, count: count)
+        given += count
+        return count
     }
 }
