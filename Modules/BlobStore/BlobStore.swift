@@ -87,6 +87,14 @@ package final class BlobStore: Sendable {
         try BlobReader(key: key, path: path(for: key), expectedLength: expectedLength)
     }
 
+    /// Opens the blob as a Foundation `InputStream`; see ``BlobInputStream``.
+    ///
+    /// - Throws: as ``makeReader(for:expectedLength:)``.
+    package func makeInputStream(for key: BlobKey, expectedLength: Int64? = nil) throws(BlobStoreError)
+        -> BlobInputStream {
+        BlobInputStream(try makeReader(for: key, expectedLength: expectedLength))
+    }
+
     /// Deletes the blob's file.
     ///
     /// - Returns: false when the blob was not in the store.

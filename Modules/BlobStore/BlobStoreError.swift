@@ -4,7 +4,9 @@
 package struct BlobStoreError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure.
     package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, e.g. `"corrupt"`.
         package let rawValue: String
+        /// Makes a code from its name.
         package init(rawValue: String) { self.rawValue = rawValue }
 
         /// Text that should name a blob (`sha1-…`, a blob file name) does not.

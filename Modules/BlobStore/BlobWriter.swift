@@ -110,6 +110,8 @@ package final class BlobWriter {
                 + "\(key) instead; nothing was stored")
         }
         do {
+            // A blob never changes once named, and Couchbase Lite marks its blob files read-only.
+            try descriptor.makeReadOnly()
             // A document that names the blob may be committed right after this returns.
             try descriptor.synchronize()
         } catch {

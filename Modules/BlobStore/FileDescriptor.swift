@@ -67,6 +67,11 @@ struct FileDescriptor {
         guard fsync(rawValue) == 0 else { throw POSIXFailure(operation: "fsync", path: path) }
     }
 
+    /// Makes the file read-only for everyone (`r--r--r--`).
+    func makeReadOnly() throws(POSIXFailure) {
+        guard fchmod(rawValue, 0o444) == 0 else { throw POSIXFailure(operation: "fchmod", path: path) }
+    }
+
     /// The file's current size in bytes.
     func size() throws(POSIXFailure) -> Int64 {
         var status = stat()

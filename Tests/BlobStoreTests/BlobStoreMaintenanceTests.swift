@@ -149,7 +149,7 @@ import TestSupport
         let source = BlobStore(directory: directory.appending("a/Attachments"))
         let destination = BlobStore(directory: directory.appending("b/Attachments"))
         let key = try source.write(Data("original".utf8))
-        try Data("tampered".utf8).write(to: source.url(for: key))
+        try Data("tampered".utf8).write(to: source.url(for: key), options: .atomic)
         #expect { try source.transfer(key, to: destination, method: .copy) } throws: { error in
             (error as? BlobStoreError)?.code == .corrupt
         }

@@ -87,7 +87,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let store = TestContent.store(in: directory)
         let key = try store.write(Data("attach1".utf8))
-        try Data("attach".utf8).write(to: store.url(for: key))
+        try Data("attach".utf8).write(to: store.url(for: key), options: .atomic)
         #expect { try store.data(for: key) } throws: { error in
             guard let error = error as? BlobStoreError else { return false }
             return error.code == .corrupt && error.message.contains(key.string)
@@ -98,7 +98,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let store = TestContent.store(in: directory)
         let key = try store.write(Data("attach1".utf8))
-        try Data("attach2".utf8).write(to: store.url(for: key))
+        try Data("attach2".utf8).write(to: store.url(for: key), options: .atomic)
         #expect { try store.data(for: key, expectedLength: 7) } throws: { error in
             guard let error = error as? BlobStoreError else { return false }
             return error.code == .corrupt && error.message.contains(key.string)
@@ -112,12 +112,46 @@ import TestSupport
         var content = TestContent.bytes(count: 50_000, seed: 6)
         let key = try store.write(content)
         content[49_999] ^= 0xFF
-        try Data(content).write(to: store.url(for: key))
+        try Data(content).write(to: store.url(for: key), options: .atomic)
         let reader = try store.makeReader(for: key, expectedLength: 50_000)
         #expect(try reader.readChunk(maxLength: 50_000)?.count == 50_000)
         #expect { try reader.readChunk() } throws: { error in
             (error as? BlobStoreError)?.code == .corrupt
         }
+    }
+
+    /// Reads a Foundation stream to its end; nil when a read returns -1.
+    private func readAll(_ stream: InputStream) -> Data? {
+        stream.open()
+        defer { stream.close() }
+        var content = Data()
+        var buffer = [UInt8](repeating: 0, count: 1000)
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            if count < 0 { return nil }
+            if count == 0 { return content }
+            content.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    @Test func inputStreamGivesTheContent() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let content = Data(TestContent.bytes(count: 12_345, seed: 8))
+        let key = try store.write(content)
+        let stream = try store.makeInputStream(for: key)
+        #expect(readAll(stream) == content)
+        #expect(stream.streamStatus == .closed)
+    }
+
+    @Test func inputStreamOfACorruptBlobEndsInAnError() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = try store.write(Data("attach1".utf8))
+        try Data("attach2".utf8).write(to: store.url(for: key), options: .atomic)
+        let stream = try store.makeInputStream(for: key)
+        #expect(readAll(stream) == nil)
+        #expect((stream.streamError as? BlobStoreError)?.code == .corrupt)
     }
 
     @Test func readAfterCloseIsRejected() throws {

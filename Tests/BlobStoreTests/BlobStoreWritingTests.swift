@@ -28,6 +28,14 @@ import TestSupport
         #expect(try TestContent.fileNames(in: store) == ["P1i5kI_sosq745_9BDR7kEghKps=.blob"])
     }
 
+    @Test func storedBlobFilesAreReadOnly() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let key = try store.write(Data("immutable".utf8))
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.url(for: key).path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o444)
+    }
+
     @Test func inputStreamRoundTrips() throws {
         let directory = try TemporaryDirectory()
         let store = TestContent.store(in: directory)
@@ -186,9 +194,20 @@ import TestSupport
         let store = TestContent.store(in: directory)
         let content = Data("intact content".utf8)
         let key = try store.write(content)
-        try Data("intact".utf8).write(to: store.url(for: key))
+        try Data("intact".utf8).write(to: store.url(for: key), options: .atomic)
         try store.write(content)
         #expect(try store.data(for: key) == content)
+    }
+
+    @Test func streamThatFailsPartWayStoresNothing() throws {
+        let directory = try TemporaryDirectory()
+        let store = TestContent.store(in: directory)
+        let stream = FailingInputStream(bytesBeforeFailure: 10_000)
+        #expect { try store.write(from: stream, chunkSize: 1000) } throws: { error in
+            guard let error = error as? BlobStoreError else { return false }
+            return error.code == .io && error.message.contains("10000 bytes")
+        }
+        #expect(try TestContent.fileNames(in: store).isEmpty)
     }
 
     @Test func zeroChunkSizeIsRejected() throws {
@@ -197,5 +216,35 @@ import TestSupport
         #expect { try store.write(from: InputStream(data: Data("x".utf8)), chunkSize: 0) } throws: { error in
             (error as? BlobStoreError)?.code == .invalidArgument
         }
+    }
+}
+
+/// A stream that gives some bytes and then fails, as a dropped network connection would.
+private final class FailingInputStream: InputStream {
+    private let bytesBeforeFailure: Int
+    private var given = 0
+    private var status: Stream.Status = .notOpen
+    private struct Dropped: Error {}
+
+    init(bytesBeforeFailure: Int) {
+        self.bytesBeforeFailure = bytesBeforeFailure
+        super.init(data: Data())
+    }
+
+    override func open() { status = .open }
+    override func close() { status = .closed }
+    override var streamStatus: Stream.Status { status }
+    override var streamError: (any Error)? { status == .error ? Dropped() : nil }
+    override var hasBytesAvailable: Bool { status == .open }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+        let count = min(length, bytesBeforeFailure - given)
+        guard count > 0 else {
+            status = .error
+            return -1
+        }
+        buffer.update(repeating: 0x2A, count: count)
+        given += count
+        return count
     }
 }
