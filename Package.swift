@@ -18,6 +18,9 @@ let package = Package(
         .systemLibrary(name: "CRocksDB", path: "Modules/CRocksDB",
                        pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
 
+        // MARK: Modules
+        .target(name: "Upgrader", dependencies: ["CSQLite"], path: "Modules/Upgrader"),
+
         // MARK: Tools
         .executableTarget(name: "cblite-bench",
                           dependencies: [
@@ -30,6 +33,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"],
                     path: "Tests/TestSupportTests"),
+        .testTarget(name: "UpgraderTests", dependencies: ["Upgrader", "TestSupport", "CSQLite"],
+                    path: "Tests/UpgraderTests"),
     ],
     swiftLanguageModes: [.v6]
 )
