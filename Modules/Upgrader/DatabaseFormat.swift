@@ -83,7 +83,8 @@ package enum DatabaseFormat: Sendable, Hashable {
                 path: path)
         case .unreadable(let reason):
             return UpgraderError(.notADatabase,
-                "database at \(path) cannot be read: \(reason)", path: path)
+                "database at \(path) cannot be read: \(reason); if it was copied, copy it again "
+                + "completely, or restore it from a backup", path: path)
         }
     }
 }

@@ -191,7 +191,8 @@ package final class LegacyDatabaseReader {
     /// Registers the collation, checks version and integrity; returns the schema version.
     private static func prepareCopy(_ connection: SQLiteConnection, bundlePath: String) throws -> Int {
         func corrupt(_ problem: String, _ failure: SQLiteFailure? = nil) -> UpgraderError {
-            UpgraderError(.corrupt, "1.x database at \(bundlePath) is damaged: \(problem)",
+            UpgraderError(.corrupt, "1.x database at \(bundlePath) is damaged (\(problem)): restore "
+                + "it from a backup, or repair it with the 1.x app, before upgrading",
                           path: bundlePath, underlying: failure)
         }
         guard LegacyRevisionID.registerCollation(on: connection.handle) == SQLITE_OK else {
@@ -211,10 +212,15 @@ package final class LegacyDatabaseReader {
                 ? .currentSQLite(schemaVersion: schemaVersion) : .unsupportedSchema(version: schemaVersion)
             if let refusal = format.refusal(path: bundlePath) { throw refusal }
 
-            let check = try connection.prepare("PRAGMA quick_check(1)")
-            _ = try check.step()
-            let verdict = check.text(0) ?? ""
-            guard verdict == "ok" else { throw corrupt("SQLite's integrity check says \(verdict)") }
+            let check = try connection.prepare("PRAGMA quick_check(4)")
+            var findings: [String] = []
+            while try check.step() {
+                // The first row of a failed check only names the schema ("*** in database main ***").
+                if let line = check.text(0), !line.hasPrefix("***") { findings.append(line) }
+            }
+            guard findings == ["ok"] else {
+                throw corrupt("SQLite's integrity check found: \(findings.joined(separator: "; "))")
+            }
         } catch let failure as SQLiteFailure {
             throw corrupt(failure.message, failure)
         }
