@@ -24,7 +24,7 @@ let package = Package(
         // MARK: Tools
         .executableTarget(name: "cblite-bench",
                           dependencies: [
-                              "CSQLite", "CRocksDB",
+                              "CSQLite", "CRocksDB", "Upgrader",
                               .product(name: "ArgumentParser", package: "swift-argument-parser"),
                           ],
                           path: "Tools/cblite-bench"),

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// Every benchmark area, in the order `cblite-bench all` runs them.
 enum BenchmarkAreas {
-    static var all: [any BenchmarkArea.Type] { [] }
+    static var all: [any BenchmarkArea.Type] { [UpgraderBenchmarks.self] }
 }
 
 struct RunAll: ParsableCommand {
