@@ -16,21 +16,31 @@ package struct LegacyAttachment: Sendable, Hashable {
     /// The SHA-1 the digest names (20 bytes), or `nil` when the digest is not a valid
     /// `sha1-<base64>` (such an attachment's file cannot be located).
     package let sha1: [UInt8]?
-    /// Where 1.x keeps the contents: `<bundle>/attachments/<UPPERCASE hex SHA-1>.blob`.
-    package let fileURL: URL?
-    /// True when ``fileURL`` exists (1.x may have lost the file; LiteCore then skips it).
+    /// The contents' file name in the bundle's `attachments/` folder (`<UPPERCASE hex>.blob`),
+    /// or `nil` when ``sha1`` is.
+    package let fileName: String?
+    /// True when ``fileName`` was in the bundle's `attachments/` folder when the reader opened
+    /// (1.x may have lost the file; LiteCore then skips it).
     package let isFilePresent: Bool
+    /// The bundle's `attachments/` folder.
+    package let attachmentsFolder: URL
+
+    /// Where 1.x keeps the contents: `<bundle>/attachments/<UPPERCASE hex SHA-1>.blob`.
+    package var fileURL: URL? {
+        fileName.map { attachmentsFolder.appendingPathComponent($0, isDirectory: false) }
+    }
 
     /// Creates an attachment reference from its parts.
     package init(name: String, digest: String?, length: Int?, contentType: String?,
-                 sha1: [UInt8]?, fileURL: URL?, isFilePresent: Bool) {
+                 sha1: [UInt8]?, fileName: String?, isFilePresent: Bool, attachmentsFolder: URL) {
         self.name = name
         self.digest = digest
         self.length = length
         self.contentType = contentType
         self.sha1 = sha1
-        self.fileURL = fileURL
+        self.fileName = fileName
         self.isFilePresent = isFilePresent
+        self.attachmentsFolder = attachmentsFolder
     }
 
     /// Decodes a 1.x digest `sha1-<base64>` into the 20-byte SHA-1 it names; `nil` for any

@@ -4,10 +4,9 @@ extension LegacyDatabaseReader {
     /// Reads the document with 1.x row key `key`: its winning revision, history and attachments;
     /// `nil` when it has no leaf revision.
     func readDocument(key: Int64, id: String) throws -> LegacyDocument? {
-        let activity = "reading document \"\(id)\""
-        let winner: (sequence: Int64, revID: [UInt8], parent: Int64?, deleted: Bool, json: [UInt8],
+                let winner: (sequence: Int64, revID: [UInt8], parent: Int64?, deleted: Bool, json: [UInt8],
                      hasAttachments: Bool)?
-        winner = try readFailure(while: activity, documentID: id) {
+        winner = try readFailure(while: "reading document \"\(id)\"", documentID: id) {
             let statement = try winningRevision()
             statement.reset()
             defer { statement.reset() }
@@ -27,7 +26,7 @@ extension LegacyDatabaseReader {
                 throw invalid(.corrupt, "its revision history loops back to sequence \(sequence)", id)
             }
             let parent: (revID: [UInt8], parent: Int64?, docKey: Int64)? =
-                try readFailure(while: activity, documentID: id) {
+                try readFailure(while: "reading document \"\(id)\"", documentID: id) {
                     let statement = try revisionBySequence()
                     statement.reset()
                     defer { statement.reset() }
@@ -95,17 +94,17 @@ extension LegacyDatabaseReader {
     /// The `_attachments` stubs of a body, each located in the bundle's `attachments/` folder.
     private func attachments(in body: [String: Any]) -> [LegacyAttachment] {
         guard let entries = body["_attachments"] as? [String: Any] else { return [] }
-        let folder = bundleURL.appendingPathComponent("attachments", isDirectory: true)
         return entries.keys.sorted().compactMap { name -> LegacyAttachment? in
             guard let meta = entries[name] as? [String: Any] else { return nil }
             let digest = meta["digest"] as? String
             let sha1 = digest.flatMap(LegacyAttachment.sha1(fromDigest:))
-            let fileURL = sha1.map { folder.appendingPathComponent(LegacyAttachment.blobFileName(sha1: $0)) }
+            let fileName = sha1.map(LegacyAttachment.blobFileName(sha1:))
             return LegacyAttachment(
                 name: name, digest: digest, length: Self.integer(meta["length"]),
                 contentType: (meta["content_type"] ?? meta["content-type"]) as? String,
-                sha1: sha1, fileURL: fileURL,
-                isFilePresent: fileURL.map { FileManager.default.fileExists(atPath: $0.path) } ?? false)
+                sha1: sha1, fileName: fileName,
+                isFilePresent: fileName.map(blobFileNames.contains) ?? false,
+                attachmentsFolder: attachmentsFolder)
         }
     }
 

@@ -24,6 +24,12 @@ package final class LegacyDatabaseReader {
     package let bundleURL: URL
     /// The 1.x schema version (`PRAGMA user_version`, 100–149).
     package let schemaVersion: Int
+    /// The bundle's `attachments/` folder, where 1.x kept attachment contents.
+    package let attachmentsFolder: URL
+
+    /// The file names in ``attachmentsFolder`` when the reader opened: one listing instead of a
+    /// `stat` per attachment.
+    let blobFileNames: Set<String>
 
     let connection: SQLiteConnection
     private let workingDirectory: URL
@@ -46,6 +52,8 @@ package final class LegacyDatabaseReader {
         let given = URL(fileURLWithPath: bundlePath, isDirectory: isDirectory.boolValue)
         bundleURL = isDirectory.boolValue ? given : given.deletingLastPathComponent()
         let original = bundleURL.appendingPathComponent(DatabaseFormat.sqliteFileName)
+        attachmentsFolder = bundleURL.appendingPathComponent("attachments", isDirectory: true)
+        blobFileNames = Set((try? FileManager.default.contentsOfDirectory(atPath: attachmentsFolder.path)) ?? [])
 
         workingDirectory = (temporaryDirectory ?? FileManager.default.temporaryDirectory)
             .appendingPathComponent("cbl-upgrade-\(UUID().uuidString)", isDirectory: true)
@@ -157,7 +165,7 @@ package final class LegacyDatabaseReader {
 
     /// Runs `body`, turning a SQLite failure into an ``UpgraderError`` that says what was being
     /// done.
-    func readFailure<T>(while activity: String, documentID: String? = nil,
+    func readFailure<T>(while activity: @autoclosure () -> String, documentID: String? = nil,
                         _ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -165,7 +173,7 @@ package final class LegacyDatabaseReader {
             let code: UpgraderError.Code = failure.isCorruption ? .corrupt : .fileSystem
             let what = failure.isCorruption ? "is corrupt" : "could not be read"
             throw UpgraderError(code,
-                "1.x database \(bundleURL.path) \(what) while \(activity): \(failure.message)",
+                "1.x database \(bundleURL.path) \(what) while \(activity()): \(failure.message)",
                 path: bundleURL.path, documentID: documentID, underlying: failure)
         }
     }
