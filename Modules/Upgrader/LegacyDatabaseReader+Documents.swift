@@ -54,7 +54,7 @@ extension LegacyDatabaseReader {
                                      documentID: id)
         return LegacyDocument(id: id, sequence: winner.sequence, isDeleted: winner.deleted,
                               body: body.bytes, hasAttachments: winner.hasAttachments,
-                              history: history, attachments: attachments(in: body.object))
+                              history: history, attachments: attachments(in: body.shape))
     }
 
     private func revisionID(_ text: [UInt8], documentID: String) throws -> LegacyRevisionID {
@@ -66,44 +66,40 @@ extension LegacyDatabaseReader {
         return revisionID
     }
 
-    /// The body bytes to migrate, checked to be a JSON object, with that object parsed.
+    /// The body bytes to migrate, checked to be a JSON object, with its attachment stubs.
     private func validatedBody(_ json: [UInt8], isDeleted: Bool, revisionID: LegacyRevisionID,
-                               documentID: String) throws -> (bytes: [UInt8], object: [String: Any]) {
+                               documentID: String) throws -> (bytes: [UInt8], shape: LegacyBodyShape) {
         if json.isEmpty {
             // 1.x may store a tombstone without a body; a live revision without one lost its data.
             guard isDeleted else {
                 throw invalid(.invalidBody, "its current revision \(revisionID) has no body "
                     + "(NULL json in the revs table)", documentID)
             }
-            return (Array("{}".utf8), [:])
+            return (Array("{}".utf8), LegacyBodyShape(attachments: []))
         }
-        let parsed: Any
+        if let failure = JSONValidator.validateObject(json) {
+            throw invalid(.invalidBody, "the body of revision \(revisionID) is not a JSON object "
+                + "(\(failure))", documentID, underlying: failure)
+        }
+        // Only bodies that can hold an `_attachments` key (possibly spelled with escapes) are
+        // decoded a second time; the validator has already vouched for their syntax.
+        guard Self.contains(json, Self.attachmentsMarker) else { return (json, LegacyBodyShape(attachments: [])) }
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(json))
+            return (json, try bodyDecoder.decode(LegacyBodyShape.self, from: Data(json)))
         } catch {
-            throw invalid(.invalidBody, "the body of revision \(revisionID) is not valid JSON",
+            throw invalid(.invalidBody, "the body of revision \(revisionID) could not be decoded",
                           documentID, underlying: error)
         }
-        guard let object = parsed as? [String: Any] else {
-            throw invalid(.invalidBody, "the body of revision \(revisionID) is JSON but not an "
-                + "object", documentID)
-        }
-        return (json, object)
     }
 
     /// The `_attachments` stubs of a body, each located in the bundle's `attachments/` folder.
-    private func attachments(in body: [String: Any]) -> [LegacyAttachment] {
-        guard let entries = body["_attachments"] as? [String: Any] else { return [] }
-        return entries.keys.sorted().compactMap { name -> LegacyAttachment? in
-            guard let meta = entries[name] as? [String: Any] else { return nil }
-            let digest = meta["digest"] as? String
-            let sha1 = digest.flatMap(LegacyAttachment.sha1(fromDigest:))
+    private func attachments(in body: LegacyBodyShape) -> [LegacyAttachment] {
+        body.attachments.map { stub in
+            let sha1 = stub.digest.flatMap(LegacyAttachment.sha1(fromDigest:))
             let fileName = sha1.map(LegacyAttachment.blobFileName(sha1:))
             return LegacyAttachment(
-                name: name, digest: digest, length: Self.integer(meta["length"]),
-                contentType: (meta["content_type"] ?? meta["content-type"]) as? String,
-                sha1: sha1, fileName: fileName,
-                isFilePresent: fileName.map(blobFileNames.contains) ?? false,
+                name: stub.name, digest: stub.digest, length: stub.length, contentType: stub.contentType,
+                sha1: sha1, fileName: fileName, isFilePresent: fileName.map(blobFileNames.contains) ?? false,
                 attachmentsFolder: attachmentsFolder)
         }
     }
@@ -115,10 +111,18 @@ extension LegacyDatabaseReader {
             path: bundleURL.path, documentID: documentID, schemaVersion: nil, underlying: underlying)
     }
 
-    /// JSON numbers arrive as `NSNumber` (or `Int`, depending on the platform's Foundation).
-    private static func integer(_ value: Any?) -> Int? {
-        if let value = value as? Int { return value }
-        if let number = value as? NSNumber { return number.intValue }
-        return nil
+    private static let attachmentsMarker = Array("attachments".utf8)
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 }

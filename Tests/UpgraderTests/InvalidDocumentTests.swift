@@ -53,6 +53,16 @@ import Upgrader
         #expect(failure.message.contains("\"bad-body\""))
     }
 
+    @Test func aBodyWithInvalidUTF8NamesTheDocument() throws {
+        let failure = try #require(try error { db in
+            let key = try db.addDocument("bad-utf8")
+            try db.addRevision(document: key, revID: "1-abcd", current: true, json: "{}")
+            try db.execute("UPDATE revs SET json = X'7B2261223A2280FF227D' WHERE doc_id = \(key)")
+        })
+        #expect(failure.code == .invalidBody)
+        #expect(failure.documentID == "bad-utf8")
+    }
+
     @Test func aLiveRevisionWithoutABodyNamesTheDocument() throws {
         let failure = try #require(try error { db in
             let key = try db.addDocument("no-body")
