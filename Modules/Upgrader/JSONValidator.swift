@@ -6,6 +6,9 @@
 /// invalid UTF-8 there pass). Strings must be well-formed UTF-8 (Unicode Table 3-7) with no raw
 /// control characters; numbers follow the JSON grammar (range is the converter's business, as
 /// is a lone surrogate in a `\u` escape, which the grammar allows).
+///
+/// While checking, it notes where the value of a top-level key lies, so one member can then be
+/// read (``JSONValue``) without parsing the rest a second time.
 struct JSONValidator {
     /// Why the bytes are not a JSON object, and where.
     struct Failure: Error, Equatable, CustomStringConvertible {
@@ -22,16 +25,26 @@ struct JSONValidator {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    private let memberKey: [UInt8]?
+    private var memberRange: Range<Int>?
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, memberKey: [UInt8]?) {
         self.bytes = bytes
+        self.memberKey = memberKey
     }
 
     /// `nil` when `json` is a single JSON object (surrounded by optional whitespace), otherwise
     /// the first problem found.
     static func validateObject(_ json: [UInt8]) -> Failure? {
+        if case .failure(let failure) = validateObject(json, locatingMember: nil) { return failure }
+        return nil
+    }
+
+    /// Validates `json` as a JSON object and returns the byte range of the value of its
+    /// top-level member `key` (`nil` when absent; the last one when repeated).
+    static func validateObject(_ json: [UInt8], locatingMember key: String?) -> Result<Range<Int>?, Failure> {
         json.withUnsafeBufferPointer { buffer in
-            var validator = JSONValidator(buffer)
+            var validator = JSONValidator(buffer, memberKey: key.map { Array($0.utf8) })
             do throws(Failure) {
                 validator.skipWhitespace()
                 guard validator.peek() == UInt8(ascii: "{") else {
@@ -40,9 +53,9 @@ struct JSONValidator {
                 try validator.value(depth: 0)
                 validator.skipWhitespace()
                 guard validator.index == buffer.count else { throw validator.failure("unexpected bytes after the object") }
-                return nil
+                return .success(validator.memberRange)
             } catch {
-                return error
+                return .failure(error)
             }
         }
     }
@@ -82,16 +95,28 @@ struct JSONValidator {
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw failure("expected a string key") }
+            let keyStart = index
             try string()
+            let isMember = depth == 1 && isMemberKey(keyStart..<index)
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':' after a key")
             skipWhitespace()
+            let valueStart = index
             try value(depth: depth)
+            if isMember { memberRange = valueStart..<index }
             skipWhitespace()
             if peek() == UInt8(ascii: ",") { index += 1; continue }
             try expect(UInt8(ascii: "}"), "',' or '}' in an object")
             return
         }
+    }
+
+    /// Whether the quoted string at `range` (a validated key) is ``memberKey``, escapes decoded.
+    private func isMemberKey(_ range: Range<Int>) -> Bool {
+        guard let memberKey else { return false }
+        let raw = bytes[range.lowerBound + 1..<range.upperBound - 1]
+        if !raw.contains(UInt8(ascii: "\\")) { return raw.elementsEqual(memberKey) }
+        return JSONValue.decodeString(UnsafeBufferPointer(rebasing: bytes[range])) == String(decoding: memberKey, as: UTF8.self)
     }
 
     private mutating func array(depth: Int) throws(Failure) {

@@ -77,18 +77,13 @@ extension LegacyDatabaseReader {
             }
             return (Array("{}".utf8), LegacyBodyShape(attachments: []))
         }
-        if let failure = JSONValidator.validateObject(json) {
+        switch JSONValidator.validateObject(json, locatingMember: "_attachments") {
+        case .failure(let failure):
             throw invalid(.invalidBody, "the body of revision \(revisionID) is not a JSON object "
                 + "(\(failure))", documentID, underlying: failure)
-        }
-        // Only bodies that can hold an `_attachments` key (possibly spelled with escapes) are
-        // decoded a second time; the validator has already vouched for their syntax.
-        guard Self.contains(json, Self.attachmentsMarker) else { return (json, LegacyBodyShape(attachments: [])) }
-        do {
-            return (json, try bodyDecoder.decode(LegacyBodyShape.self, from: Data(json)))
-        } catch {
-            throw invalid(.invalidBody, "the body of revision \(revisionID) could not be decoded",
-                          documentID, underlying: error)
+        case .success(let attachmentsRange):
+            let member = attachmentsRange.flatMap { JSONValue.parse(json, range: $0) }
+            return (json, LegacyBodyShape(attachmentsMember: member))
         }
     }
 
@@ -109,20 +104,5 @@ extension LegacyDatabaseReader {
         UpgraderError(code,
             "document \"\(documentID)\" in 1.x database \(bundleURL.path) cannot be upgraded: \(problem)",
             path: bundleURL.path, documentID: documentID, schemaVersion: nil, underlying: underlying)
-    }
-
-    private static let attachmentsMarker = Array("attachments".utf8)
-
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var index = 0
-        let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) {
-                return true
-            }
-            index += 1
-        }
-        return false
     }
 }

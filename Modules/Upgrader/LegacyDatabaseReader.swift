@@ -30,8 +30,6 @@ package final class LegacyDatabaseReader {
     /// The file names in ``attachmentsFolder`` when the reader opened: one listing instead of a
     /// `stat` per attachment.
     let blobFileNames: Set<String>
-    /// Reused for every body (creating a decoder per document shows up in profiles).
-    let bodyDecoder = JSONDecoder()
 
     let connection: SQLiteConnection
     private let workingDirectory: URL
