@@ -100,8 +100,12 @@ enum JSONValue: Equatable {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
+        private static func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        }
+
         private mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+            while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
         }
 
         mutating func value() -> JSONValue? {
@@ -148,7 +152,8 @@ enum JSONValue: Equatable {
             case UInt8(ascii: "n"): index += 4; return .null
             default:
                 let start = index
-                while index < bytes.count, !([0x2C, 0x5D, 0x7D, 0x20, 0x0A, 0x0D, 0x09] as [UInt8]).contains(bytes[index]) {
+                while index < bytes.count, !Self.isWhitespace(bytes[index]), bytes[index] != UInt8(ascii: ","),
+                      bytes[index] != UInt8(ascii: "]"), bytes[index] != UInt8(ascii: "}") {
                     index += 1
                 }
                 guard index > start else { return nil }
