@@ -50,8 +50,10 @@ package enum DatabaseFormat: Sendable, Hashable {
         case .legacyForestDB:
             return UpgraderError(.forestDB,
                 "database at \(path) is a Couchbase Lite 1.x ForestDB database (db.forest.*), which "
-                + "cannot be upgraded: convert it to SQLite storage with the 1.x app first "
-                + "(open it there with storageType SQLite), then open it here", path: path)
+                + "cannot be upgraded: only 1.x SQLite databases can. In the 1.x app, copy it into a "
+                + "new database with SQLite storage first (1.x has no converter: replicate into it, "
+                + "or add each document with its existing revision history), then open that one here",
+                path: path)
         case .legacySingleFile(let version):
             let found = version.map { " (schema version \($0))" } ?? ""
             return UpgraderError(.databaseTooOld,
