@@ -37,10 +37,11 @@ package final class LegacyDatabaseReader {
     private var winningRevisionStatement: SQLiteStatement?
     private var revisionBySequenceStatement: SQLiteStatement?
 
-    /// Opens the 1.x database in `bundlePath` (a `.cblite2` folder, or its `db.sqlite3`).
+    /// Opens the 1.x database in `bundlePath`: a `.cblite2` folder, or a 1.x SQLite database file
+    /// (then attachments are looked for in `attachments/` beside it).
     ///
     /// - Parameter temporaryDirectory: where the private copy's folder is made; the system's
-    ///   temporary directory when `nil`. Choose one on the same volume with room for the copy.
+    ///   temporary directory when `nil`. It needs room for a copy of the database file.
     /// - Throws: ``UpgraderError`` — refusal (ForestDB, encrypted, pre-1.2, schema version out of
     ///   range, already 2.x), ``UpgraderError/Code/notADatabase`` or ``UpgraderError/Code/corrupt``
     ///   for unreadable files, ``UpgraderError/Code/fileSystem`` when the copy fails.
@@ -51,7 +52,8 @@ package final class LegacyDatabaseReader {
         _ = FileManager.default.fileExists(atPath: bundlePath, isDirectory: &isDirectory)
         let given = URL(fileURLWithPath: bundlePath, isDirectory: isDirectory.boolValue)
         bundleURL = isDirectory.boolValue ? given : given.deletingLastPathComponent()
-        let original = bundleURL.appendingPathComponent(DatabaseFormat.sqliteFileName)
+        let original = isDirectory.boolValue
+            ? bundleURL.appendingPathComponent(DatabaseFormat.sqliteFileName) : given
         attachmentsFolder = bundleURL.appendingPathComponent("attachments", isDirectory: true)
         blobFileNames = Set((try? FileManager.default.contentsOfDirectory(atPath: attachmentsFolder.path)) ?? [])
 
@@ -70,6 +72,11 @@ package final class LegacyDatabaseReader {
         do {
             connection = try SQLiteConnection(path: copy.path)
             schemaVersion = try Self.prepareCopy(connection, bundlePath: bundlePath)
+        } catch let failure as SQLiteFailure {
+            try? FileManager.default.removeItem(at: workingDirectory)
+            throw UpgraderError(failure.isCorruption ? .corrupt : .fileSystem,
+                "1.x database at \(bundlePath) cannot be opened: \(failure.message)",
+                path: bundlePath, underlying: failure)
         } catch {
             try? FileManager.default.removeItem(at: workingDirectory)
             throw error

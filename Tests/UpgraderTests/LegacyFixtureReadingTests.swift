@@ -129,4 +129,16 @@ import Upgrader
         reader.close()
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
     }
+
+    @Test func aRenamedDatabaseFileIsReadWithAttachmentsBesideIt() throws {
+        let directory = try TemporaryDirectory()
+        let bundle = try FixtureCopies.legacyBundle("android120", into: directory)
+        let renamed = bundle.appendingPathComponent("old-app.sqlite3")
+        try FileManager.default.moveItem(at: bundle.appendingPathComponent("db.sqlite3"), to: renamed)
+        let reader = try LegacyDatabaseReader(bundlePath: renamed.path)
+        defer { reader.close() }
+        let documents = try reader.readAllDocuments()
+        #expect(documents.map(\.id) == ["doc1", "doc2"])
+        #expect(documents.flatMap(\.attachments).allSatisfy { $0.isFilePresent })
+    }
 }
