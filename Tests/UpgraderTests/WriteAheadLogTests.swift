@@ -81,4 +81,40 @@ import Upgrader
         #expect(try reader.readAllDocuments().count == 4)
         #expect(!FileManager.default.fileExists(atPath: bundle.appendingPathComponent("db.sqlite3-shm").path))
     }
+
+    /// A copy of a WAL-only database (main file and `-wal`), the WAL changed by `damage`.
+    private func copyWithDamagedWAL(_ damage: (inout [UInt8]) -> Void) throws -> (TemporaryDirectory, URL) {
+        let source = try TemporaryDirectory()
+        let builder = try walOnlyDatabase(in: source, documents: 20)
+        defer { builder.close() }
+        let target = try TemporaryDirectory()
+        let bundle = target.appending("damaged-wal.cblite2")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: builder.bundle.appendingPathComponent("db.sqlite3"),
+                                         to: bundle.appendingPathComponent("db.sqlite3"))
+        var wal = Array(try Data(contentsOf: builder.bundle.appendingPathComponent("db.sqlite3-wal")))
+        damage(&wal)
+        try Data(wal).write(to: bundle.appendingPathComponent("db.sqlite3-wal"))
+        return (target, bundle)
+    }
+
+    @Test func aTornLastFrameLeavesTheEarlierCommittedVersionVisible() throws {
+        let (directory, bundle) = try copyWithDamagedWAL { wal in wal.removeLast(100) }
+        #expect(DatabaseFormat.detect(at: bundle.path) == .legacySQLite(schemaVersion: 102))
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func aWALWithABadHeaderChecksumIsIgnored() throws {
+        let (directory, bundle) = try copyWithDamagedWAL { wal in wal[24] ^= 0xFF }
+        // The main file alone still has the header SQLite wrote when it switched to WAL mode.
+        #expect(DatabaseFormat.detect(at: bundle.path) == .unsupportedSchema(version: 0))
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func aFrameWithABadChecksumEndsTheValidLog() throws {
+        // Damaging the first frame's page invalidates it and every frame after it.
+        let (directory, bundle) = try copyWithDamagedWAL { wal in wal[32 + 24 + 100] ^= 0xFF }
+        #expect(DatabaseFormat.detect(at: bundle.path) == .unsupportedSchema(version: 0))
+        withExtendedLifetime(directory) {}
+    }
 }
