@@ -36,6 +36,17 @@ package enum DatabaseFormat: Sendable, Hashable {
         return false
     }
 
+    /// The error for opening an upgradable 1.x database when the caller declined upgrades (a
+    /// "no upgrade" open option, LiteCore's `kC4DB_NoUpgrade`): `databaseTooOld`, as LiteCore
+    /// reports it. `nil` for every other format.
+    package func upgradeDeclined(path: String) -> UpgraderError? {
+        guard case .legacySQLite(let version) = self else { return nil }
+        return UpgraderError(.databaseTooOld,
+            "database at \(path) is a Couchbase Lite 1.x database (schema version \(version)) and "
+            + "must be upgraded to 2.x before it can be opened: open it without the option that "
+            + "prevents upgrades", path: path, schemaVersion: version)
+    }
+
     /// The error to report when asked to read this as a 1.x database, or `nil` when it can be.
     ///
     /// - Parameter path: the bundle or file the format was detected at, named in the message.
