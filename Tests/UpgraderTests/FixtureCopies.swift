@@ -33,8 +33,3 @@ enum FixtureCopies {
                                               ofItemAtPath: path)
     }
 }
-
-/// A fixture file or case the tests expected but did not find.
-struct MissingFixture: Error, CustomStringConvertible {
-    let description: String
-}
