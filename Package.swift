@@ -40,6 +40,7 @@ let package = Package(
         // MARK: Database core
         .target(name: "LiteDatabase", dependencies: ["Fleece", "LiteStorage", "BlobStore", crypto],
                 path: "Modules/LiteDatabase"),
+        .target(name: "Upgrader", dependencies: ["CSQLite"], path: "Modules/Upgrader"),
 
         // MARK: Public API
         .target(name: "CouchbaseLiteSwift",
@@ -52,7 +53,8 @@ let package = Package(
                           path: "Tools/getting-started"),
         .executableTarget(name: "fleece", dependencies: ["Fleece", argumentParser], path: "Tools/fleece"),
         .executableTarget(name: "cblite-bench",
-                          dependencies: ["CSQLite", "CRocksDB", "Fleece", "BlobStore", crypto, argumentParser],
+                          dependencies: ["CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader", "LiteStorage",
+                                         "SQLiteStorage", "RocksDBStorage", crypto, argumentParser],
                           path: "Tools/cblite-bench"),
 
         // MARK: Tests
@@ -66,6 +68,8 @@ let package = Package(
                     path: "Tests/LiteDatabaseTests"),
         .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["CouchbaseLiteSwift", "TestSupport"],
                     path: "Tests/CouchbaseLiteSwiftTests"),
+        .testTarget(name: "UpgraderTests", dependencies: ["Upgrader", "TestSupport", "CSQLite"],
+                    path: "Tests/UpgraderTests"),
     ],
     swiftLanguageModes: [.v6]
 )
