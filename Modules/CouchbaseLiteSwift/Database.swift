@@ -3,6 +3,7 @@ import Fleece
 import Foundation
 import LiteDatabase
 import LiteStorage
+import RocksDBStorage
 import SQLiteStorage
 
 /// A Couchbase Lite database: a `<name>.cblite2` folder of JSON documents, stored with SQLite or
@@ -49,7 +50,7 @@ public final class Database: Sendable {
     }
 
     /// The storage engines databases can use, SQLite (the default) first.
-    static let engines = StorageEngineRegistry(engines: [SQLiteEngine()])
+    static let engines = StorageEngineRegistry(engines: [SQLiteEngine(), RocksDBEngine()])
 
     /// The bundle folder's path (ending in `/`), or nil once the database is closed.
     public var path: String? { core.isOpen ? core.bundle.path : nil }
