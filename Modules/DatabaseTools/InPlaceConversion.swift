@@ -1,0 +1,183 @@
+import Foundation
+import LiteDatabase
+import LiteStorage
+
+/// Converts a database to another engine inside its own bundle, so that a crash at any point
+/// leaves a usable database: the original until the commit point, the verified copy after it.
+///
+/// Steps (each named by ``Step`` for fault injection):
+/// 1. write the marker file `conversion-in-progress` naming both engines;
+/// 2. build the new engine's file beside the old one, as `<file>.converting` (blobs stay
+///    where they are: `Attachments/` does not depend on the engine);
+/// 3. verify it record by record against the original;
+/// 4. rename it to its real name — the commit point;
+/// 5. delete the original engine's file, then the marker.
+///
+/// ``recover(bundlePath:registry:)`` finishes or undoes an interrupted conversion: with the
+/// marker and the `.converting` file present it deletes the copy (the original is intact);
+/// with the marker and the renamed copy present it deletes the original's remains. Every open
+/// through the tools and through `Database.init` runs it first.
+///
+/// ```swift
+/// try InPlaceConversion.convert(bundlePath: bundle.path, to: RocksDBEngine(), registry: registry)
+/// ```
+package enum InPlaceConversion {
+    /// The points at which a conversion can be interrupted (for fault-injection tests).
+    package enum Step: String, Sendable, CaseIterable {
+        /// The marker is written; nothing built yet.
+        case markerWritten
+        /// The first batch of records is in the new file.
+        case copying
+        /// The new file is complete and closed.
+        case built
+        /// The new file matched the original.
+        case verified
+        /// The new file has its real name (the commit point has passed).
+        case renamed
+        /// The original engine's file is deleted; the marker is still there.
+        case originalDeleted
+    }
+
+    /// The marker file's name inside the bundle.
+    package static let markerName = "conversion-in-progress"
+    /// The suffix of the file being built.
+    package static let buildingSuffix = ".converting"
+
+    /// Converts the database in `bundlePath` to `target`. Does nothing when it is already
+    /// stored with `target`.
+    ///
+    /// - Parameter fault: called at each ``Step``; an error it throws stops the conversion
+    ///   where it is, as a crash would (no clean-up), for tests.
+    /// - Throws: `DatabaseToolsError` — `.notFound` when the bundle holds no database,
+    ///   `.verificationFailed` (after which the copy is removed and the original kept).
+    package static func convert(bundlePath: String, to target: any StorageEngine, registry: StorageEngineRegistry,
+                                fault: (Step) throws -> Void = { _ in }) throws {
+        try recover(bundlePath: bundlePath, registry: registry)
+        guard let source = registry.engine(ofBundle: bundlePath) else {
+            throw DatabaseToolsError(.notFound, "no database to convert at \(bundlePath)")
+        }
+        guard source.name != target.name else { return }
+        let building = target.dataFilePath(inBundle: bundlePath) + buildingSuffix
+        do {
+            try run(bundlePath: bundlePath, source: source, target: target, building: building, fault: fault)
+        } catch let error as InjectedFault {
+            throw error
+        } catch {
+            try? recover(bundlePath: bundlePath, registry: registry)
+            throw error
+        }
+    }
+
+    /// An error a fault hook throws to simulate a crash; conversion leaves everything as is.
+    package struct InjectedFault: Error, Sendable {
+        /// The step at which the simulated crash happened.
+        package let step: Step
+        /// Makes a fault.
+        package init(step: Step) { self.step = step }
+    }
+
+    private static func run(bundlePath: String, source: any StorageEngine, target: any StorageEngine,
+                            building: String, fault: (Step) throws -> Void) throws {
+        let marker = markerPath(bundlePath)
+        try DatabaseToolsError.wrapping(.ioFailure, "cannot write \(marker)") {
+            try Data("\(source.name)\n\(target.name)\n".utf8).write(to: URL(fileURLWithPath: marker), options: .atomic)
+        }
+        try fault(.markerWritten)
+        let sourceFile = try DatabaseToolsError.wrapping(.ioFailure, "cannot open \(bundlePath) to convert it") {
+            try source.open(at: source.dataFilePath(inBundle: bundlePath), options: DataFileOptions(readOnly: true))
+        }
+        defer { try? sourceFile.close() }
+        let copy = try DatabaseToolsError.wrapping(.ioFailure, "cannot create \(building)") {
+            try target.open(at: building, options: DataFileOptions(create: true))
+        }
+        do {
+            var first = true
+            try StorageCopier.copy(from: sourceFile, to: copy) { _ in
+                if first {
+                    first = false
+                    try fault(.copying)
+                }
+            }
+            try copy.close()
+        } catch let error as DatabaseToolsError {
+            try? copy.close()
+            if let fault = error.underlying as? InjectedFault { throw fault }
+            throw error
+        } catch {
+            try? copy.close()
+            throw error
+        }
+        try fault(.built)
+        let location = try DatabaseLocation(path: bundlePath)
+        _ = try EngineConverter.verifyCopy(source: location, sourceFile: sourceFile, destination: location,
+                                           engine: target, dataFilePath: building, progress: { _ in })
+        try sourceFile.close()
+        try fault(.verified)
+        try DatabaseToolsError.wrapping(.ioFailure, "cannot move \(building) into place") {
+            try moveIntoPlace(building, to: target.dataFilePath(inBundle: bundlePath))
+        }
+        try fault(.renamed)
+        try finishCommitted(bundlePath: bundlePath, source: source)
+        try fault(.originalDeleted)
+        try removeMarker(bundlePath)
+    }
+
+    /// Finishes or undoes a conversion a crash interrupted; does nothing when none was.
+    package static func recover(bundlePath: String, registry: StorageEngineRegistry) throws {
+        let marker = markerPath(bundlePath)
+        let fileManager = FileManager.default
+        guard fileManager.fileExists(atPath: marker) else { return }
+        let names = (try? String(contentsOfFile: marker, encoding: .utf8))?
+            .split(separator: "\n").map(String.init) ?? []
+        guard names.count == 2, let source = registry.engine(named: names[0]),
+              let target = registry.engine(named: names[1]) else {
+            throw DatabaseToolsError(.ioFailure, "\(marker) is damaged; check which database file in "
+                                     + "\(bundlePath) is complete, then delete the marker")
+        }
+        let building = target.dataFilePath(inBundle: bundlePath) + buildingSuffix
+        try DatabaseToolsError.wrapping(.ioFailure, "cannot recover the interrupted conversion in \(bundlePath)") {
+            if fileManager.fileExists(atPath: building) || !target.exists(at: target.dataFilePath(inBundle: bundlePath)) {
+                // Before the commit point: the original is intact; drop the partial copy (and any
+                // side files already moved beside the final name, which has no main file yet).
+                try target.delete(at: building)
+                let final = target.dataFilePath(inBundle: bundlePath)
+                if !target.exists(at: final) { try target.delete(at: final) }
+                try removeMarker(bundlePath)
+            } else {
+                try finishCommitted(bundlePath: bundlePath, source: source)
+                try removeMarker(bundlePath)
+            }
+        }
+    }
+
+    /// Moves the built file's side files (SQLite's `-wal`, `-shm`) first, then the file itself:
+    /// the last rename is the commit point.
+    private static func moveIntoPlace(_ building: String, to final: String) throws {
+        let fileManager = FileManager.default
+        let folder = (building as NSString).deletingLastPathComponent
+        let name = (building as NSString).lastPathComponent
+        for entry in try fileManager.contentsOfDirectory(atPath: folder) where entry.hasPrefix(name) && entry != name {
+            let suffix = String(entry.dropFirst(name.count))
+            let destination = final + suffix
+            if fileManager.fileExists(atPath: destination) { try fileManager.removeItem(atPath: destination) }
+            try fileManager.moveItem(atPath: (folder as NSString).appendingPathComponent(entry), toPath: destination)
+        }
+        try fileManager.moveItem(atPath: building, toPath: final)
+    }
+
+    private static func finishCommitted(bundlePath: String, source: any StorageEngine) throws {
+        try DatabaseToolsError.wrapping(.ioFailure, "cannot delete the old \(source.name) file in \(bundlePath)") {
+            try source.delete(at: source.dataFilePath(inBundle: bundlePath))
+        }
+    }
+
+    private static func removeMarker(_ bundlePath: String) throws {
+        let marker = markerPath(bundlePath)
+        guard FileManager.default.fileExists(atPath: marker) else { return }
+        try FileManager.default.removeItem(atPath: marker)
+    }
+
+    private static func markerPath(_ bundlePath: String) -> String {
+        (bundlePath as NSString).appendingPathComponent(markerName)
+    }
+}
