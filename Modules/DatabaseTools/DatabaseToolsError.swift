@@ -40,6 +40,7 @@ package struct DatabaseToolsError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Runs `body`, wrapping any error that is not already a tools error with `context`.
+    @discardableResult
     package static func wrapping<T>(_ code: Code, _ context: @autoclosure () -> String,
                                     _ body: () throws -> T) throws -> T {
         do {

@@ -1,0 +1,104 @@
+import BlobStore
+import Foundation
+import LiteDatabase
+import LiteStorage
+
+/// What `cblite info` reports about a database; `Codable` for `--json`.
+package struct DatabaseInfo: Codable, Sendable, Hashable {
+    /// The bundle folder.
+    package var path: String
+    /// The storage engine's name (`SQLite`, `RocksDB`).
+    package var engine: String
+    /// The data file's format version: SQLite's schema (`user_version`), or RocksDB's layout.
+    package var formatVersion: String
+    /// Live documents.
+    package var documentCount: Int
+    /// Deleted documents (tombstones).
+    package var deletedCount: Int
+    /// The documents store's last sequence.
+    package var lastSequence: UInt64
+    /// Documents purged, ever.
+    package var purgeCount: UInt64
+    /// The public UUID, in hex.
+    package var publicUUID: String
+    /// The private UUID, in hex.
+    package var privateUUID: String
+    /// Blob files in `Attachments/`.
+    package var blobCount: Int
+    /// Their total size in bytes.
+    package var blobBytes: Int64
+    /// The key stores in the data file.
+    package var keyStores: [String]
+    /// The byte-key stores (index data).
+    package var indexes: [String]
+    /// The data file's size in bytes (all of its files, for a folder or a WAL).
+    package var dataFileBytes: Int64
+
+    /// Gathers the information of an open database.
+    package static func gather(_ core: DatabaseCore) throws -> DatabaseInfo {
+        try DatabaseToolsError.wrapping(.ioFailure, "cannot read the information of \(core.bundle.path)") {
+            let documents = core.documents
+            let blobs = core.blobStore
+            var blobBytes: Int64 = 0
+            let keys = try blobs.allKeys()
+            for key in keys { blobBytes += try blobs.size(of: key) }
+            let dataPath = core.engine.dataFilePath(inBundle: core.bundle.path)
+            let live = try documents.recordCount(includeDeleted: false)
+            return DatabaseInfo(
+                path: core.bundle.path, engine: core.engine.name, formatVersion: formatVersion(core.engine, dataPath),
+                documentCount: live, deletedCount: try documents.recordCount(includeDeleted: true) - live,
+                lastSequence: try documents.lastSequence(), purgeCount: try documents.purgeCount(),
+                publicUUID: hex(try core.publicUUID()), privateUUID: hex(try core.privateUUID()),
+                blobCount: keys.count, blobBytes: blobBytes, keyStores: try core.dataFile.keyStoreNames(),
+                indexes: try core.dataFile.byteKeyStoreNames(), dataFileBytes: size(ofDataFile: dataPath))
+        }
+    }
+
+    /// Lowercase hex of `bytes`.
+    package static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// SQLite keeps the schema version at byte 60 of the header (big-endian `user_version`).
+    private static func formatVersion(_ engine: any StorageEngine, _ path: String) -> String {
+        guard engine.fileName.hasSuffix(".sqlite3") else { return "RocksDB layout 1" }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "unknown" }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 64), header.count == 64 else { return "unknown" }
+        let version = header[60..<64].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return "SQLite schema \(version)"
+    }
+
+    /// The size of a file, or of a folder's files, plus SQLite's `-wal`/`-shm` side files.
+    private static func size(ofDataFile path: String) -> Int64 {
+        let fileManager = FileManager.default
+        var total: Int64 = 0
+        var isDirectory: ObjCBool = false
+        if fileManager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            for name in (try? fileManager.contentsOfDirectory(atPath: path)) ?? [] {
+                let attributes = try? fileManager.attributesOfItem(atPath: (path as NSString).appendingPathComponent(name))
+                total += (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+            }
+            return total
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            let attributes = try? fileManager.attributesOfItem(atPath: path + suffix)
+            total += (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        return total
+    }
+
+    /// The report as aligned `name: value` lines.
+    package var text: String {
+        let rows: [(String, String)] = [
+            ("Path", path), ("Engine", engine), ("Format", formatVersion),
+            ("Documents", "\(documentCount) live, \(deletedCount) deleted"),
+            ("Last sequence", "\(lastSequence)"), ("Purged", "\(purgeCount)"),
+            ("Public UUID", publicUUID), ("Private UUID", privateUUID),
+            ("Blobs", "\(blobCount) (\(blobBytes) bytes)"), ("Key stores", keyStores.joined(separator: ", ")),
+            ("Indexes", indexes.isEmpty ? "none" : indexes.joined(separator: ", ")),
+            ("Data file", "\(dataFileBytes) bytes"),
+        ]
+        return rows.map { $0.0.padding(toLength: 14, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import DatabaseTools
+import Foundation
+
+/// `cblite-convert SOURCE DEST`: copies a database into a new bundle stored with another engine.
+@main
+struct CBLiteConvert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cblite-convert",
+        abstract: "Convert a Couchbase Lite database to another storage engine (or upgrade a 1.x database).",
+        discussion: """
+            Copies SOURCE (a .cblite2 bundle) into the new bundle DEST, preserving every document \
+            with its revision tree, sequences, purge count, UUIDs, shared keys, expirations, \
+            checkpoints and blobs. SOURCE is never modified.
+            """)
+
+    @Argument(help: "The database to convert (…/name.cblite2).")
+    var source: String
+
+    @Argument(help: "The new database to create (…/name.cblite2).")
+    var destination: String
+
+    @Option(help: "The destination's engine: sqlite or rocksdb (default: the other engine than the source's).")
+    var engine: String?
+
+    @Flag(help: "Compare source and destination record by record and blob by blob afterwards.")
+    var verify = false
+
+    @Flag(help: "Replace DEST if it exists.")
+    var force = false
+
+    @Flag(help: "Show no progress.")
+    var quiet = false
+
+    @Flag(help: "Print the summary as JSON.")
+    var json = false
+
+    func run() throws {
+        try ToolFailure.reporting {
+            let style: ProgressDisplay.Style = quiet ? .quiet : (isatty(STDERR_FILENO) != 0 ? .bar : .lines)
+            let display = ProgressDisplay(style: style) { FileHandle.standardError.write(Data($0.utf8)) }
+            let report = try EngineConverter.convert(
+                source: try DatabaseLocation(path: source), destination: try DatabaseLocation(path: destination),
+                options: .init(engine: engine, verify: verify, force: force), progress: display.update)
+            display.finish()
+            if json {
+                var object: [String: Any] = [
+                    "sourceEngine": report.sourceEngine, "destinationEngine": report.destinationEngine,
+                    "itemsCopied": report.itemsCopied, "blobsCopied": report.blobsCopied,
+                    "verified": report.verification != nil,
+                ]
+                if let summary = report.verification {
+                    object["verifiedRecords"] = summary.records
+                    object["verifiedBlobs"] = summary.blobs
+                }
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+            } else if !quiet {
+                var line = "Converted \(source) (\(report.sourceEngine)) to \(destination) (\(report.destinationEngine)): "
+                    + "\(report.itemsCopied) records, \(report.blobsCopied) blobs"
+                if let summary = report.verification {
+                    line += "; verified \(summary.records) records and \(summary.blobs) blobs"
+                }
+                print(line)
+            }
+        }
+    }
+}

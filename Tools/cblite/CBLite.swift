@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `cblite`: inspect and edit Couchbase Lite databases.
+@main
+struct CBLite: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cblite",
+        abstract: "Inspect and edit Couchbase Lite 2.x databases (.cblite2 bundles).",
+        discussion: """
+            Read-only commands (info, ls, cat, revs, export, blob) never create, upgrade or convert a \
+            database; put and import create one when it does not exist (SQLite, or --engine rocksdb). \
+            A 1.x database is only upgraded when --upgrade is given.
+            """,
+        subcommands: [Info.self, List.self, Cat.self, Revs.self, Put.self, Remove.self, Purge.self,
+                      Import.self, Export.self, BlobCommand.self, Compact.self])
+}

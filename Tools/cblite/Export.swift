@@ -1,0 +1,26 @@
+import ArgumentParser
+import DatabaseTools
+import Foundation
+
+/// `cblite export DB FILE`.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export live documents as JSON Lines with _id (FILE, or - for stdout).")
+
+    @OptionGroup var options: DatabaseOptions
+
+    @Argument(help: "The file to write, or - for stdout.")
+    var file: String
+
+    func run() throws {
+        try ToolFailure.reporting {
+            let core = try options.open(.readOnly)
+            defer { try? core.close() }
+            if file == "-" {
+                try DocumentExporter.exportDocuments(of: core) { print($0) }
+            } else {
+                try DocumentExporter.exportDocuments(of: core, toFile: file)
+            }
+        }
+    }
+}
