@@ -29,9 +29,12 @@ public final class Database: Sendable {
 
     /// Opens the database `name` in `config.directory`, creating it if it does not exist.
     ///
-    /// - Throws: `CouchbaseLiteError` — `.invalidParameter` for a bad name, `.unsupported` when
-    ///   `config.storageEngine` differs from the engine of the existing files, `.databaseTooOld`
-    ///   for a 1.x database, or what opening the files reports.
+    /// When `config.storageEngine` differs from the engine of the existing files, the database is
+    /// first converted in place (see `InPlaceConversion`); an interrupted conversion is finished
+    /// or undone on every open.
+    ///
+    /// - Throws: `CouchbaseLiteError` — `.invalidParameter` for a bad name, `.databaseTooOld`
+    ///   for a 1.x database, or what opening or converting the files reports.
     public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
         try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try DatabaseBundle.validate(name: name)
@@ -42,6 +45,7 @@ public final class Database: Sendable {
         let engineName = self.config.storageEngine?.engineName
         core = try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try FileManager.default.createDirectory(atPath: bundle.directory, withIntermediateDirectories: true)
+            try Self.convertIfNeeded(bundle, to: engineName)
             return try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName)
         }
         listenerQueue = DispatchQueue(label: "CouchbaseLite.\(name).listeners")

@@ -17,8 +17,9 @@ public final class DatabaseConfiguration: @unchecked Sendable {
     public var directory: String
 
     /// The engine a new database uses (SQLite when nil). An existing database opens in the engine
-    /// its files are in when this is nil; naming another engine converts it (not yet available:
-    /// opening then fails with `.unsupported`).
+    /// its files are in when this is nil; naming another engine converts it in place when it is
+    /// opened (built beside the original, verified, then swapped in; a crash leaves a usable
+    /// database).
     public var storageEngine: StorageEngine?
 
     /// Makes the default configuration.

@@ -1,0 +1,21 @@
+import DatabaseTools
+import LiteDatabase
+
+extension Database {
+    /// Finishes or undoes an interrupted conversion, then converts the bundle in place when it
+    /// is stored with another engine than `engineName`.
+    static func convertIfNeeded(_ bundle: DatabaseBundle, to engineName: String?) throws {
+        guard bundle.exists else { return }
+        do {
+            try InPlaceConversion.recover(bundlePath: bundle.path, registry: engines)
+            guard let engineName, let target = engines.engine(named: engineName),
+                  let current = engines.engine(ofBundle: bundle.path), current.name != target.name else { return }
+            log.log(.info, .database, "Converting database \"\(bundle.name)\" from \(current.name) to \(target.name)")
+            try InPlaceConversion.convert(bundlePath: bundle.path, to: target, registry: engines)
+        } catch let error as DatabaseToolsError {
+            let code: DatabaseError.Code = error.code == .verificationFailed ? .corruptData : .cantOpenFile
+            throw DatabaseError(code, "converting database \"\(bundle.name)\" to \(engineName ?? "?"): \(error.message)",
+                                underlying: error)
+        }
+    }
+}
