@@ -1,0 +1,237 @@
+import BlobStore
+import Foundation
+import Testing
+import TestSupport
+
+/// `cblite` run as a built executable: output, exit codes and one-line errors.
+@Suite struct CBLiteCommandTests {
+    static let commands = ["info", "ls", "cat", "revs", "put", "rm", "purge", "import", "export", "blob", "compact"]
+
+    private func expectOneLineFailure(_ result: ToolRunner.Result, mentioning text: String,
+                                      sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status != 0, sourceLocation: sourceLocation)
+        #expect(result.stderr.hasPrefix("cblite"), "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(text), "\(result.stderr)", sourceLocation: sourceLocation)
+    }
+
+    @Test func everyCommandHasHelp() throws {
+        for command in [[]] + Self.commands.map({ [$0] }) {
+            let result = try ToolRunner.run("cblite", command + ["--help"])
+            #expect(result.status == 0, "\(command)")
+            #expect(result.output.contains("USAGE"), "\(command)")
+        }
+        #expect(try ToolRunner.convert("--help").status == 0)
+    }
+
+    @Test(arguments: ["info", "ls", "export"])
+    func readOnlyCommandOnMissingDatabaseFailsWithoutCreatingIt(command: String) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending("missing.cblite2").path
+            let result = try ToolRunner.run("cblite", command == "export" ? [command, path, "-"] : [command, path])
+            expectOneLineFailure(result, mentioning: "no database")
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
+    func putCreatesTheDatabaseAndCatPrintsTheBody(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            let put = try ToolRunner.cblite("put", db, "doc1", #"{"name":"Ann","age":42}"#, "--engine", engine.rawValue)
+            #expect(put.status == 0, "\(put.stderr)")
+            #expect(put.output.hasPrefix("1-"))
+            let cat = try ToolRunner.cblite("cat", db, "doc1", "--raw")
+            #expect(cat.output == "{\"age\":42,\"name\":\"Ann\"}\n")
+            let withRev = try ToolRunner.cblite("cat", db, "doc1", "--rev", "--raw")
+            #expect(withRev.output.hasPrefix("{\"_id\":\"doc1\",\"_rev\":\"1-"))
+            let info = try ToolRunner.cblite("info", db, "--json")
+            let object = try #require(try JSONSerialization.jsonObject(with: info.stdout) as? [String: Any])
+            #expect(object["engine"] as? String == engine.engine.name)
+            #expect(object["documentCount"] as? Int == 1)
+            #expect(object["deletedCount"] as? Int == 0)
+            #expect(object["lastSequence"] as? Int == 1)
+            #expect(object["blobCount"] as? Int == 0)
+        }
+    }
+
+    @Test func putReadsTheBodyFromStdin() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            let put = try ToolRunner.cblite("put", db, "doc", "-", input: Data(#"{"from":"stdin"}"#.utf8))
+            #expect(put.status == 0, "\(put.stderr)")
+            #expect(try ToolRunner.cblite("cat", db, "doc", "--raw").output == "{\"from\":\"stdin\"}\n")
+        }
+    }
+
+    @Test func putRejectsABodyThatIsNotAnObject() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            expectOneLineFailure(try ToolRunner.cblite("put", db, "doc", "[1,2]"), mentioning: "JSON object")
+            #expect(!FileManager.default.fileExists(atPath: db))
+        }
+    }
+
+    @Test func rmLeavesATombstoneThatLsShowsOnlyWithDeleted() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            _ = try ToolRunner.cblite("put", db, "a", "{}")
+            _ = try ToolRunner.cblite("put", db, "b", "{}")
+            let rm = try ToolRunner.cblite("rm", db, "a")
+            #expect(rm.status == 0)
+            #expect(rm.output.hasPrefix("2-"))
+            #expect(try ToolRunner.cblite("ls", db).lines == ["b"])
+            #expect(try ToolRunner.cblite("ls", db, "--deleted").lines == ["a", "b"])
+            expectOneLineFailure(try ToolRunner.cblite("cat", db, "a"), mentioning: "no document \"a\"")
+            let revs = try ToolRunner.cblite("revs", db, "a", "--json")
+            let object = try #require(try JSONSerialization.jsonObject(with: revs.stdout) as? [String: Any])
+            let revisions = try #require(object["revisions"] as? [[String: Any]])
+            #expect(revisions.count == 2)
+            #expect(revisions.first?["deleted"] as? Bool == true)
+            #expect(revisions.first?["current"] as? Bool == true)
+        }
+    }
+
+    @Test func purgeRemovesTheDocumentAndCountsIt() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            _ = try ToolRunner.cblite("put", db, "a", "{}")
+            #expect(try ToolRunner.cblite("purge", db, "a").status == 0)
+            #expect(try ToolRunner.cblite("ls", db, "--deleted").lines.isEmpty)
+            let info = try ToolRunner.cblite("info", db, "--json")
+            let object = try #require(try JSONSerialization.jsonObject(with: info.stdout) as? [String: Any])
+            #expect(object["purgeCount"] as? Int == 1)
+            expectOneLineFailure(try ToolRunner.cblite("purge", db, "a"), mentioning: "no document \"a\"")
+        }
+    }
+
+    @Test func lsHonoursLimitOffsetDescendingAndJSON() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            let file = directory.appending("docs.jsonl")
+            let lines = (1...9).map { #"{"_id":"d\#($0)","n":\#($0)}"# }.joined(separator: "\n")
+            try Data(lines.utf8).write(to: file)
+            #expect(try ToolRunner.cblite("import", db, file.path, "--quiet").status == 0)
+            #expect(try ToolRunner.cblite("ls", db, "--limit", "2", "--offset", "3").lines == ["d4", "d5"])
+            #expect(try ToolRunner.cblite("ls", db, "--desc", "--limit", "2").lines == ["d9", "d8"])
+            #expect(try ToolRunner.cblite("ls", db, "--limit", "2", "--json").output == "[\"d1\",\"d2\"]\n")
+        }
+    }
+
+    @Test func importTakesAJSONArrayWithAnIDKey() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            let file = directory.appending("docs.json")
+            try Data(#"[{"code":"x","v":1},{"code":"y","v":2}]"#.utf8).write(to: file)
+            let result = try ToolRunner.cblite("import", db, file.path, "--id-key", "code")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.output.contains("Imported 2 documents"))
+            #expect(try ToolRunner.cblite("cat", db, "y", "--raw").output == "{\"code\":\"y\",\"v\":2}\n")
+        }
+    }
+
+    @Test func importTakesAFolderOfJSONFilesNamedByID() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            let folder = directory.appending("docs")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(#"{"k":1}"#.utf8).write(to: folder.appendingPathComponent("first.json"))
+            try Data(#"{"_id":"named","k":2}"#.utf8).write(to: folder.appendingPathComponent("second.json"))
+            #expect(try ToolRunner.cblite("import", db, folder.path, "--quiet").status == 0)
+            #expect(try ToolRunner.cblite("ls", db).lines == ["first", "named"])
+        }
+    }
+
+    @Test func importReportsTheBadLine() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            let file = directory.appending("bad.jsonl")
+            try Data("{\"_id\":\"a\"}\n{oops\n".utf8).write(to: file)
+            expectOneLineFailure(try ToolRunner.cblite("import", db, file.path, "--quiet"), mentioning: "line 2")
+        }
+    }
+
+    @Test func importPrintsPlainProgressLinesWhenNotATerminal() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            let file = directory.appending("docs.jsonl")
+            try Data(#"{"_id":"a"}"#.utf8).write(to: file)
+            let result = try ToolRunner.cblite("import", db, file.path)
+            #expect(result.stderr.contains("importing: 100%  1/1"))
+            #expect(!result.stderr.contains("\r"))
+            let quiet = try ToolRunner.cblite("import", db, file.path, "--quiet")
+            #expect(quiet.stderr.isEmpty)
+        }
+    }
+
+    @Test func exportWritesJSONLinesWithIDs() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            _ = try ToolRunner.cblite("put", db, "b", #"{"x":[1,2]}"#)
+            _ = try ToolRunner.cblite("put", db, "a", #"{"y":"z"}"#)
+            let out = directory.appending("out.jsonl")
+            #expect(try ToolRunner.cblite("export", db, out.path).status == 0)
+            let text = try String(contentsOf: out, encoding: .utf8)
+            #expect(text == "{\"_id\":\"a\",\"y\":\"z\"}\n{\"_id\":\"b\",\"x\":[1,2]}\n")
+            #expect(try ToolRunner.cblite("export", db, "-").output == text)
+        }
+    }
+
+    @Test func blobWritesTheBytesOfAStoredBlob() throws {
+        try withTemporaryDirectory { directory in
+            let bundle = try Fixtures.copy("v2/android200-sqlite/android-sqlite.cblite2", into: directory)
+            try makeWritable(bundle)
+            let store = bundle.appendingPathComponent("Attachments")
+            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: store.path)
+                .first { $0.hasSuffix(".blob") })
+            let bytes = try Data(contentsOf: store.appendingPathComponent(name))
+            let digest = try BlobKey(fileName: name).string
+            let result = try ToolRunner.cblite("blob", bundle.path, digest)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == bytes)
+            let out = directory.appending("blob.bin")
+            #expect(try ToolRunner.cblite("blob", bundle.path, digest, "--out", out.path).status == 0)
+            #expect(try Data(contentsOf: out) == bytes)
+            expectOneLineFailure(try ToolRunner.cblite("blob", bundle.path, "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA="),
+                                 mentioning: "no blob")
+        }
+    }
+
+    @Test func compactSucceedsOnAWritableDatabase() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            _ = try ToolRunner.cblite("put", db, "a", "{}")
+            let result = try ToolRunner.cblite("compact", db)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.output.contains("Compacted"))
+        }
+    }
+
+    @Test func legacyDatabaseIsRefusedWithoutUpgradeAndNotModified() throws {
+        try withTemporaryDirectory { directory in
+            let bundle = try Fixtures.copy("v1/ios130/iosdb.cblite2", into: directory)
+            try makeWritable(bundle)
+            let before = try FolderSnapshot(bundle)
+            expectOneLineFailure(try ToolRunner.cblite("info", bundle.path), mentioning: "--upgrade")
+            expectOneLineFailure(try ToolRunner.cblite("info", bundle.path, "--upgrade"), mentioning: "not yet supported")
+            #expect(try FolderSnapshot(bundle) == before)
+        }
+    }
+
+    @Test func unknownEngineIsAnError() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            expectOneLineFailure(try ToolRunner.cblite("put", db, "a", "{}", "--engine", "forestdb"),
+                                 mentioning: "unknown storage engine")
+        }
+    }
+}
+
+/// Fixture files are read-only; a copy opened for writing must be writable.
+func makeWritable(_ url: URL) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/chmod")
+    process.arguments = ["-R", "u+w", url.path]
+    try process.run()
+    process.waitUntilExit()
+}
