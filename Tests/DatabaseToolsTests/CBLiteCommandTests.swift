@@ -24,6 +24,15 @@ import TestSupport
         #expect(try ToolRunner.convert("--help").status == 0)
     }
 
+    @Test func argumentErrorIsOneLineWithUsageExitCode() throws {
+        let result = try ToolRunner.cblite("ls")
+        #expect(result.status == 64)
+        #expect(result.stderr == "cblite: Missing expected argument '<database>' (see --help)\n")
+        let convert = try ToolRunner.convert("only-one.cblite2")
+        #expect(convert.status == 64)
+        #expect(convert.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
     @Test(arguments: ["info", "ls", "export"])
     func readOnlyCommandOnMissingDatabaseFailsWithoutCreatingIt(command: String) throws {
         try withTemporaryDirectory { directory in

@@ -35,6 +35,9 @@ struct CBLiteConvert: ParsableCommand {
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
+    /// Runs the command line, reporting any error as one line.
+    static func main() { ToolFailure.main(Self.self) }
+
     func run() throws {
         try ToolFailure.reporting {
             let style: ProgressDisplay.Style = quiet ? .quiet : (isatty(STDERR_FILENO) != 0 ? .bar : .lines)

@@ -3,6 +3,26 @@ import Foundation
 
 /// Reports a failure as one line on stderr and exits non-zero.
 enum ToolFailure {
+    /// Parses the command line and runs `Command`, turning every error — argument errors
+    /// included — into one line on stderr; `--help` still prints its full text.
+    static func main<Command: ParsableCommand>(_: Command.Type) -> Never {
+        do {
+            var command = try Command.parseAsRoot()
+            try command.run()
+            Command.exit()
+        } catch {
+            let code = Command.exitCode(for: error)
+            if code == .success { Command.exit(withError: error) }
+            let message = Command.fullMessage(for: error)
+                .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            if !message.isEmpty {
+                let line = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+                FileHandle.standardError.write(Data("cblite: \(line) (see --help)\n".utf8))
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
+
     /// Runs `body`; any error is printed as `cblite: <message>` and becomes exit code 1.
     static func reporting(_ body: () throws -> Void) throws {
         do {
