@@ -65,7 +65,8 @@ let package = Package(
                           path: "Tools/cblite-convert"),
         .executableTarget(name: "cblite-bench",
                           dependencies: ["CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader", "LiteStorage",
-                                         "SQLiteStorage", "RocksDBStorage", crypto, argumentParser],
+                                         "SQLiteStorage", "RocksDBStorage", "DatabaseTools", "LiteDatabase", crypto,
+                                         argumentParser],
                           path: "Tools/cblite-bench"),
 
         // MARK: Tests
