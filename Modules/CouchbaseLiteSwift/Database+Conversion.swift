@@ -13,7 +13,11 @@ extension Database {
             log.log(.info, .database, "Converting database \"\(bundle.name)\" from \(current.name) to \(target.name)")
             try InPlaceConversion.convert(bundlePath: bundle.path, to: target, registry: engines)
         } catch let error as DatabaseToolsError {
-            let code: DatabaseError.Code = error.code == .verificationFailed ? .corruptData : .cantOpenFile
+            let code: DatabaseError.Code = switch error.code {
+            case .verificationFailed: .corruptData
+            case .busy: .busy
+            default: .cantOpenFile
+            }
             throw DatabaseError(code, "converting database \"\(bundle.name)\" to \(engineName ?? "?"): \(error.message)",
                                 underlying: error)
         }

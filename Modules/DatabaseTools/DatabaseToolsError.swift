@@ -17,6 +17,8 @@ package struct DatabaseToolsError: Error, Sendable, CustomStringConvertible {
         case verificationFailed
         /// Opening, reading or writing a database or file failed.
         case ioFailure
+        /// The database is open elsewhere in this process.
+        case busy
     }
 
     /// What kind of failure this is.

@@ -48,8 +48,8 @@ package enum InPlaceConversion {
     ///
     /// - Parameter fault: called at each ``Step``; an error it throws stops the conversion
     ///   where it is, as a crash would (no clean-up), for tests.
-    /// - Throws: `DatabaseToolsError` — `.notFound` when the bundle holds no database,
-    ///   `.verificationFailed` (after which the copy is removed and the original kept).
+    /// - Throws: `DatabaseToolsError` — `.notFound` when the bundle holds no database, `.busy`
+    ///   when it is open in this process, `.verificationFailed` (after which the copy is removed and the original kept).
     package static func convert(bundlePath: String, to target: any StorageEngine, registry: StorageEngineRegistry,
                                 fault: (Step) throws -> Void = { _ in }) throws {
         try recover(bundlePath: bundlePath, registry: registry)
@@ -57,6 +57,10 @@ package enum InPlaceConversion {
             throw DatabaseToolsError(.notFound, "no database to convert at \(bundlePath)")
         }
         guard source.name != target.name else { return }
+        guard !SharedFile.isOpen(path: source.dataFilePath(inBundle: bundlePath)) else {
+            throw DatabaseToolsError(.busy, "cannot convert \(bundlePath) to \(target.name): the database is open; "
+                                     + "close it first")
+        }
         let building = target.dataFilePath(inBundle: bundlePath) + buildingSuffix
         do {
             try run(bundlePath: bundlePath, source: source, target: target, building: building, fault: fault)

@@ -52,6 +52,13 @@ package final class SharedFile: @unchecked Sendable {
         }
     }
 
+    /// Whether a `DataFile` in this process has `path` open (an in-place conversion must not
+    /// replace files under it).
+    package static func isOpen(path: String) -> Bool {
+        let key = canonicalPath(path)
+        return registry.withLock { $0[key] != nil }
+    }
+
     /// Resolves symbolic links and `..` so that two spellings of one file share state.
     package static func canonicalPath(_ path: String) -> String {
         let url = URL(fileURLWithPath: path).standardizedFileURL

@@ -97,6 +97,18 @@ import TestSupport
         }
     }
 
+    @Test(arguments: StorageEngineKind.allCases)
+    func databaseOpenElsewhereIsNotConverted(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            try makeDatabase(engine, in: directory)
+            let open = try Database(name: "app", config: config(directory, engine))
+            defer { try? open.close() }
+            #expect(throws: CouchbaseLiteError.self) { try Database(name: "app", config: config(directory, engine.other)) }
+            #expect(open.count == 31)
+            #expect(open.document(withID: "doc-3") != nil)
+        }
+    }
+
     @Test func recoveryRefusesADamagedMarker() throws {
         try withTemporaryDirectory { directory in
             try makeDatabase(.sqlite, in: directory)
