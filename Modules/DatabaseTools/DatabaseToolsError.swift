@@ -1,24 +1,31 @@
 /// The error every database tool throws: a code to match on, a one-line message naming the
 /// database, document or file and the problem, and the cause when there is one.
 package struct DatabaseToolsError: Error, Sendable, CustomStringConvertible {
-    /// What kind of failure this is.
-    package enum Code: String, Sendable {
+    /// What kind of failure this is (extensible, like the other modules' codes).
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        package let rawValue: String
+        /// Wraps a name.
+        package init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
+        package var description: String { rawValue }
+
         /// A database, document, blob or input file does not exist.
-        case notFound
+        package static let notFound = Code(rawValue: "notFound")
         /// The destination exists and overwriting was not asked for.
-        case alreadyExists
+        package static let alreadyExists = Code(rawValue: "alreadyExists")
         /// An argument is not acceptable (a bad path, engine name, JSON or digest).
-        case invalidArgument
+        package static let invalidArgument = Code(rawValue: "invalidArgument")
         /// The database needs an upgrade the command was not allowed to do, or cannot do yet.
-        case upgradeRequired
+        package static let upgradeRequired = Code(rawValue: "upgradeRequired")
         /// The operation is not implemented yet.
-        case notYetSupported
+        package static let notYetSupported = Code(rawValue: "notYetSupported")
         /// Verification found a difference between source and destination.
-        case verificationFailed
+        package static let verificationFailed = Code(rawValue: "verificationFailed")
         /// Opening, reading or writing a database or file failed.
-        case ioFailure
+        package static let ioFailure = Code(rawValue: "ioFailure")
         /// The database is open elsewhere in this process.
-        case busy
+        package static let busy = Code(rawValue: "busy")
     }
 
     /// What kind of failure this is.

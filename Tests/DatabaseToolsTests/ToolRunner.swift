@@ -39,7 +39,7 @@ struct ToolRunner {
         if let input { stdin.fileHandleForWriting.write(input) }
         try stdin.fileHandleForWriting.close()
         // Read both pipes before waiting, so a full pipe cannot stall the child.
-        let errReader = Thread.detachNewReadingThread(err.fileHandleForReading)
+        let errReader = PipeReader(err.fileHandleForReading)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = errReader.wait()
         process.waitUntilExit()
@@ -56,28 +56,4 @@ struct ToolRunner {
     static func convert(_ arguments: String..., in directory: URL? = nil) throws -> Result {
         try run("cblite-convert", arguments, in: directory)
     }
-}
-
-/// Reads a pipe to its end on another thread.
-final class PipeReader: @unchecked Sendable {
-    // @unchecked: `data` is written by the reading thread before `done` is signalled, and read after.
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
-    }
-}
-
-extension Thread {
-    /// Starts reading `handle` to its end on a new thread.
-    static func detachNewReadingThread(_ handle: FileHandle) -> PipeReader { PipeReader(handle) }
 }
