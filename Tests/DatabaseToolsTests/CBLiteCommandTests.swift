@@ -33,11 +33,17 @@ import TestSupport
         #expect(convert.stderr.filter { $0 == "\n" }.count == 1)
     }
 
-    @Test(arguments: ["info", "ls", "export"])
+    /// Extra arguments each read-only command needs after the database.
+    static let readOnlyCommands: [String: [String]] = [
+        "info": [], "ls": [], "export": ["-"], "cat": ["doc"], "revs": ["doc"],
+        "blob": ["sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA="],
+    ]
+
+    @Test(arguments: readOnlyCommands.keys.sorted())
     func readOnlyCommandOnMissingDatabaseFailsWithoutCreatingIt(command: String) throws {
         try withTemporaryDirectory { directory in
             let path = directory.appending("missing.cblite2").path
-            let result = try ToolRunner.run("cblite", command == "export" ? [command, path, "-"] : [command, path])
+            let result = try ToolRunner.run("cblite", [command, path] + (Self.readOnlyCommands[command] ?? []))
             expectOneLineFailure(result, mentioning: "no database")
             #expect(!FileManager.default.fileExists(atPath: path))
         }
