@@ -133,7 +133,13 @@ package final class DatabaseCore: Sendable {
         }
         notifier = ChangeNotifier.forPath(path)
         if !readOnly {
-            try ensureInfoRecords()
+            do {
+                try ensureInfoRecords()
+            } catch {
+                SharedKeysRegistry.shared.release(path: path)
+                try? file.close()
+                throw error
+            }
         }
     }
 
@@ -242,13 +248,14 @@ package final class DatabaseCore: Sendable {
 
     /// Closes the database. Later calls throw `.notOpen`; closing twice does nothing.
     package func close() throws {
-        let timer = state.withLock { state -> ExpirationTimer? in
-            guard state.isOpen else { return nil }
+        let (wasOpen, timer) = state.withLock { state -> (Bool, ExpirationTimer?) in
+            guard state.isOpen else { return (false, nil) }
             state.isOpen = false
             defer { state.expirationTimer = nil }
-            return state.expirationTimer
+            return (true, state.expirationTimer)
         }
         timer?.cancel()
+        if wasOpen { SharedKeysRegistry.shared.release(path: engine.dataFilePath(inBundle: bundle.path)) }
         try DatabaseError.mapping("closing \"\(bundle.name)\"") { try dataFile.close() }
     }
 

@@ -109,6 +109,29 @@ import TestSupport
         }
     }
 
+    /// A closed but still referenced `Database` must not lend its stale shared-key table to the
+    /// file that replaces its engine's file.
+    @Test(arguments: StorageEngineKind.allCases)
+    func convertingThereAndBackKeepsNewPropertyNames(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let first = try Database(name: "app", config: config(directory, engine))
+            try first.saveDocument(MutableDocument(id: "a", data: ["alpha": 1]))
+            try first.close()
+            let second = try Database(name: "app", config: config(directory, engine.other))
+            try second.saveDocument(MutableDocument(id: "b", data: ["beta": 2, "gamma": 3]))
+            try second.close()
+            let third = try Database(name: "app", config: config(directory, engine))
+            defer { try? third.close() }
+            #expect(third.document(withID: "b")?.int(forKey: "gamma") == 3)
+            #expect(third.document(withID: "a")?.int(forKey: "alpha") == 1)
+            try third.saveDocument(MutableDocument(id: "c", data: ["delta": 4]))
+            #expect(third.document(withID: "c")?.int(forKey: "delta") == 4)
+            #expect(third.document(withID: "b")?.int(forKey: "beta") == 2)
+            withExtendedLifetime(first) {}
+            withExtendedLifetime(second) {}
+        }
+    }
+
     @Test func recoveryRefusesADamagedMarker() throws {
         try withTemporaryDirectory { directory in
             try makeDatabase(.sqlite, in: directory)
