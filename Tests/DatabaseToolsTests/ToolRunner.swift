@@ -23,12 +23,17 @@ struct ToolRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("cblite").path) }
     }()
 
-    /// Runs `tool` with `arguments` in `directory`, feeding `input` to stdin.
+    /// Runs `tool` (a built product, or with `absolute` any program's path) with `arguments` in
+    /// `directory`, feeding `input` to stdin.
     static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil,
-                    input: Data? = nil) throws -> Result {
-        let folder = try #require(productsDirectory, "build the executables first: swift build --build-tests")
+                    input: Data? = nil, absolute: Bool = false) throws -> Result {
         let process = Process()
-        process.executableURL = folder.appendingPathComponent(tool)
+        if absolute {
+            process.executableURL = URL(fileURLWithPath: tool)
+        } else {
+            let folder = try #require(productsDirectory, "build the executables first: swift build --build-tests")
+            process.executableURL = folder.appendingPathComponent(tool)
+        }
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), stdin = Pipe()
