@@ -66,7 +66,7 @@ let package = Package(
                     path: "Tests/BlobStoreTests"),
         .testTarget(name: "LiteDatabaseTests", dependencies: ["LiteDatabase", "TestSupport"],
                     path: "Tests/LiteDatabaseTests"),
-        .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["CouchbaseLiteSwift", "TestSupport", "CSQLite", crypto],
+        .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["CouchbaseLiteSwift", "LiteDatabase", "Fleece", "TestSupport", "CSQLite", crypto],
                     path: "Tests/CouchbaseLiteSwiftTests"),
         .testTarget(name: "UpgraderTests", dependencies: ["Upgrader", "TestSupport", "CSQLite"],
                     path: "Tests/UpgraderTests"),
