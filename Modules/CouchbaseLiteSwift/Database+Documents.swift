@@ -135,7 +135,7 @@ extension Database {
         }
         guard let saved else { return false }
         let body = try CouchbaseLiteError.wrapping("reading back \"\(document.id)\"") {
-            try saved.body(sharedKeys: core.sharedKeys)
+            try saved.body(sharedKeys: core.sharedKeys, trusted: true)
         }
         document.database = self
         document.stored = saved

@@ -50,6 +50,8 @@ package final class DatabaseCore: Sendable {
         var isOpen = true
         var pendingChanges: [String] = []
         var expirationTimer: ExpirationTimer?
+        /// `maxRevTreeDepth` as last read or set (it is read on every save).
+        var maxRevTreeDepth: Int?
     }
     private let state = Mutex(State())
     let notifier: ChangeNotifier
@@ -190,6 +192,13 @@ package final class DatabaseCore: Sendable {
 
     /// How deep revision trees may grow before old revisions are pruned.
     package func maxRevTreeDepth() throws -> Int {
+        if let cached = state.withLock({ $0.maxRevTreeDepth }) { return cached }
+        let depth = try readMaxRevTreeDepth()
+        state.withLock { $0.maxRevTreeDepth = depth }
+        return depth
+    }
+
+    private func readMaxRevTreeDepth() throws -> Int {
         guard let record = try DatabaseError.mapping("reading maxRevTreeDepth", { try info.get(InfoKeys.maxRevTreeDepth) }),
               record.body.count == 8 else { return Self.defaultMaxRevTreeDepth }
         let value = record.body.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -201,6 +210,7 @@ package final class DatabaseCore: Sendable {
         guard depth > 0 else { throw DatabaseError(.invalidParameter, "maxRevTreeDepth must be at least 1") }
         let body = withUnsafeBytes(of: UInt64(depth).bigEndian) { Array($0) }
         try inTransaction { _ = try info.set(Record(key: InfoKeys.maxRevTreeDepth, body: body), ifSequence: nil) }
+        state.withLock { $0.maxRevTreeDepth = depth }
     }
 
     /// Runs `body` in one write transaction; joins the caller's transaction when there is one.
