@@ -58,7 +58,7 @@ package final class RocksDBByteKeyStore: ByteKeyStore, @unchecked Sendable {
         let prefixLength = prefix.count
         return ByteKeyEnumerator(next: {
             guard try iterator.isValid() else { return nil }
-            let entry = ByteKeyEntry(key: [UInt8](iterator.key.dropFirst(prefixLength)),
+            let entry = ByteKeyEntry(key: [UInt8](UnsafeRawBufferPointer(rebasing: iterator.key.dropFirst(prefixLength))),
                                      value: [UInt8](iterator.value))
             if descending { iterator.previous() } else { iterator.next() }
             return entry

@@ -102,7 +102,7 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
                 let value = iterator.value
                 let header = try RocksDBRecordCodec.header(value, path: path)
                 guard options.accepts(header.flags) else { continue }
-                let key = String(decoding: iterator.key.dropFirst(prefixLength), as: UTF8.self)
+                let key = String(decoding: UnsafeRawBufferPointer(rebasing: iterator.key.dropFirst(prefixLength)), as: UTF8.self)
                 return try RocksDBRecordCodec.record(key: key, value, content: options.content, path: path)
             }
             return nil
