@@ -99,7 +99,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     @discardableResult
     func deleteRange(lower: [UInt8], upper: [UInt8]?, in batch: OpaquePointer) throws -> Int {
         // Write batches with an index do not support DeleteRange, so keys go one by one.
-        let iterator = handle.iterator(view: .transaction(batch), lower: lower, upper: upper)
+        let iterator = try handle.iterator(view: .transaction(batch), lower: lower, upper: upper)
         var keys: [[UInt8]] = []
         iterator.seekFirst()
         while try iterator.isValid() {
@@ -210,7 +210,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     package func withReadSnapshot<T>(_ body: () throws -> T) throws -> T {
         try checkOpen()
         if scopes.isWriting || scopes.currentSnapshot != nil { return try body() }
-        let snapshot = RocksDBSnapshot(handle: handle)
+        let snapshot = try RocksDBSnapshot(handle: handle)
         _ = scopes.bind(snapshot)
         defer {
             scopes.unbind()

@@ -14,6 +14,11 @@ final class RocksDBHandle: @unchecked Sendable {
     let syncWriteOptions: OpaquePointer
     // Invariant: changed only with the owning SharedFile's engine-state lock held.
     var users = 0
+    // Open iterators and snapshots pin the handle: RocksDB must outlive them, so a close
+    // requested while some are open happens when the last one is released.
+    private let pinLock = NSLock()
+    private var pins = 0
+    private var closeRequested = false
 
     init(db: OpaquePointer, path: String, readOnly: Bool, options: OpaquePointer, tableOptions: OpaquePointer) {
         self.db = db
@@ -27,7 +32,34 @@ final class RocksDBHandle: @unchecked Sendable {
         rocksdb_writeoptions_set_sync(syncWriteOptions, 1)
     }
 
+    /// Keeps the handle open until ``unpin()``; `false` when it is already closing.
+    func pin() -> Bool {
+        pinLock.lock()
+        defer { pinLock.unlock() }
+        guard !closeRequested else { return false }
+        pins += 1
+        return true
+    }
+
+    /// Releases a pin; closes the handle if a close was waiting for it.
+    func unpin() {
+        pinLock.lock()
+        pins -= 1
+        let closeNow = closeRequested && pins == 0
+        pinLock.unlock()
+        if closeNow { destroy() }
+    }
+
+    /// Closes RocksDB now, or when the last open iterator or snapshot is released.
     func close() {
+        pinLock.lock()
+        closeRequested = true
+        let closeNow = pins == 0
+        pinLock.unlock()
+        if closeNow { destroy() }
+    }
+
+    private func destroy() {
         rocksdb_close(db)
         rocksdb_readoptions_destroy(readOptions)
         rocksdb_writeoptions_destroy(syncWriteOptions)
@@ -95,7 +127,10 @@ final class RocksDBHandle: @unchecked Sendable {
     }
 
     /// An iterator over keys in `lower ..< upper` as `view` sees it.
-    func iterator(view: RocksDBView, lower: [UInt8], upper: [UInt8]?) -> RocksDBIterator {
+    func iterator(view: RocksDBView, lower: [UInt8], upper: [UInt8]?) throws -> RocksDBIterator {
+        guard pin() else {
+            throw StorageError(.closed, "RocksDB database \"\(path)\" is closed")
+        }
         let base = rocksdb_create_iterator(db, view.readOptions(default: readOptions))
         let iterator: OpaquePointer?
         if case .transaction(let batch) = view {
@@ -104,7 +139,7 @@ final class RocksDBHandle: @unchecked Sendable {
         } else {
             iterator = base
         }
-        return RocksDBIterator(handle: iterator, lower: lower, upper: upper, path: path)
+        return RocksDBIterator(handle: iterator, owner: self, lower: lower, upper: upper)
     }
 }
 
@@ -129,7 +164,10 @@ final class RocksDBSnapshot: @unchecked Sendable {
     let snapshot: OpaquePointer
     let readOptions: OpaquePointer
 
-    init(handle: RocksDBHandle) {
+    init(handle: RocksDBHandle) throws {
+        guard handle.pin() else {
+            throw StorageError(.closed, "RocksDB database \"\(handle.path)\" is closed")
+        }
         self.handle = handle
         snapshot = rocksdb_create_snapshot(handle.db)
         readOptions = rocksdb_readoptions_create()
@@ -139,6 +177,7 @@ final class RocksDBSnapshot: @unchecked Sendable {
     func release() {
         rocksdb_readoptions_destroy(readOptions)
         rocksdb_release_snapshot(handle.db, snapshot)
+        handle.unpin()
     }
 }
 
@@ -146,15 +185,18 @@ final class RocksDBSnapshot: @unchecked Sendable {
 /// batch-merging iterator of a transaction ignores read-option bounds).
 final class RocksDBIterator {
     private var handle: OpaquePointer?
+    private var owner: RocksDBHandle?
     let lower: [UInt8]
     let upper: [UInt8]?
     let path: String
 
-    init(handle: OpaquePointer?, lower: [UInt8], upper: [UInt8]?, path: String) {
+    /// Takes over `handle` and one pin of `owner`, both released by ``close()``.
+    init(handle: OpaquePointer?, owner: RocksDBHandle, lower: [UInt8], upper: [UInt8]?) {
         self.handle = handle
+        self.owner = owner
         self.lower = lower
         self.upper = upper
-        self.path = path
+        path = owner.path
     }
 
     deinit { close() }
@@ -162,6 +204,8 @@ final class RocksDBIterator {
     func close() {
         if let handle { rocksdb_iter_destroy(handle) }
         handle = nil
+        owner?.unpin()
+        owner = nil
     }
 
     func seekFirst() { seek(lower) }

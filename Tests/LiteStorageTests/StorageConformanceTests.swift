@@ -234,4 +234,8 @@ import TestSupport
         try StorageConformance.secondInstanceWriterWaitsForFirst(engine)
     }
 
+    @Test(arguments: StorageEngineKind.allCases)
+    func closingWithOpenEnumeratorIsSafe(engine: StorageEngineKind) throws {
+        try StorageConformance.closingWithOpenEnumeratorIsSafe(engine)
+    }
 }
