@@ -101,16 +101,11 @@ final class RocksDBHandle: @unchecked Sendable {
         var error: UnsafeMutablePointer<CChar>?
         switch view {
         case .transaction(let batch):
-            var length = 0
-            let value = key.withUnsafeBytes { buffer in
-                rocksdb_writebatch_wi_get_from_batch_and_db(
-                    batch, db, readOptions, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
-                    buffer.count, &length, &error)
+            if let written = batch.lookup(key) {
+                guard let value = written else { return nil }
+                return try value.withUnsafeBytes(body)
             }
-            try Self.check(error, path: path, doing: "reading")
-            guard let value else { return nil }
-            defer { rocksdb_free(value) }
-            return try body(UnsafeRawBufferPointer(start: value, count: length))
+            return try get(key, view: .latest, body)
         case .latest, .snapshot:
             let options = view.readOptions(default: readOptions)
             let slice = key.withUnsafeBytes { buffer in
@@ -131,15 +126,10 @@ final class RocksDBHandle: @unchecked Sendable {
         guard pin() else {
             throw StorageError(.closed, "RocksDB database \"\(path)\" is closed")
         }
-        let base = rocksdb_create_iterator(db, view.readOptions(default: readOptions))
-        let iterator: OpaquePointer?
-        if case .transaction(let batch) = view {
-            // Takes over the base iterator: the merged one reads the batch over the database.
-            iterator = rocksdb_writebatch_wi_create_iterator_with_base(batch, base)
-        } else {
-            iterator = base
-        }
-        return RocksDBIterator(handle: iterator, owner: self, lower: lower, upper: upper)
+        let iterator = rocksdb_create_iterator(db, view.readOptions(default: readOptions))
+        var overlay: [(key: [UInt8], value: [UInt8]?)] = []
+        if case .transaction(let batch) = view { overlay = batch.entries(lower: lower, upper: upper) }
+        return RocksDBIterator(handle: iterator, owner: self, lower: lower, upper: upper, overlay: overlay)
     }
 }
 
@@ -149,8 +139,8 @@ enum RocksDBView {
     case latest
     /// The data committed when the snapshot was taken.
     case snapshot(RocksDBSnapshot)
-    /// The open transaction's batch over the latest committed data.
-    case transaction(OpaquePointer)
+    /// The open transaction's writes over the latest committed data.
+    case transaction(RocksDBPendingWrites)
 
     func readOptions(default options: OpaquePointer) -> OpaquePointer {
         if case .snapshot(let snapshot) = self { return snapshot.readOptions }
@@ -181,21 +171,30 @@ final class RocksDBSnapshot: @unchecked Sendable {
     }
 }
 
-/// A RocksDB iterator confined to `lower ..< upper` (bounds checked here, because the
-/// batch-merging iterator of a transaction ignores read-option bounds).
+/// A RocksDB iterator confined to `lower ..< upper` (bounds checked here), merged with the open
+/// transaction's writes when there are any. It walks one way: from ``seekFirst()`` forward with
+/// ``next()``, or from ``seekLast()`` backward with ``previous()``.
 final class RocksDBIterator {
     private var handle: OpaquePointer?
     private var owner: RocksDBHandle?
     let lower: [UInt8]
     let upper: [UInt8]?
     let path: String
+    /// The transaction's writes in range, ascending; `nil` values are deletions.
+    private let overlay: [(key: [UInt8], value: [UInt8]?)]
+    private var overlayIndex = 0
+    private var descending = false
+    private enum Source { case database, overlay }
+    private var current: Source?
 
     /// Takes over `handle` and one pin of `owner`, both released by ``close()``.
-    init(handle: OpaquePointer?, owner: RocksDBHandle, lower: [UInt8], upper: [UInt8]?) {
+    init(handle: OpaquePointer?, owner: RocksDBHandle, lower: [UInt8], upper: [UInt8]?,
+         overlay: [(key: [UInt8], value: [UInt8]?)] = []) {
         self.handle = handle
         self.owner = owner
         self.lower = lower
         self.upper = upper
+        self.overlay = overlay
         path = owner.path
     }
 
@@ -204,29 +203,24 @@ final class RocksDBIterator {
     func close() {
         if let handle { rocksdb_iter_destroy(handle) }
         handle = nil
+        current = nil
         owner?.unpin()
         owner = nil
     }
 
-    func seekFirst() { seek(lower) }
-
-    func seek(_ key: [UInt8]) {
+    func seekFirst() {
+        descending = false
         guard let handle else { return }
-        key.withUnsafeBytes {
+        lower.withUnsafeBytes {
             rocksdb_iter_seek(handle, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
         }
-    }
-
-    /// Positions at the last key `<= key`.
-    func seekForPrevious(_ key: [UInt8]) {
-        guard let handle else { return }
-        key.withUnsafeBytes {
-            rocksdb_iter_seek_for_prev(handle, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
-        }
+        overlayIndex = 0
+        settle()
     }
 
     /// Positions at the last key in range.
     func seekLast() {
+        descending = true
         guard let handle else { return }
         if let upper {
             upper.withUnsafeBytes {
@@ -236,40 +230,99 @@ final class RocksDBIterator {
         } else {
             rocksdb_iter_seek_to_last(handle)
         }
+        overlayIndex = overlay.count - 1
+        settle()
     }
 
-    func next() { if let handle { rocksdb_iter_next(handle) } }
-    func previous() { if let handle { rocksdb_iter_prev(handle) } }
+    func next() { advance() }
+    func previous() { advance() }
 
-    /// Whether the iterator is on a key inside the range; throws the iterator's error if any.
+    private func advance() {
+        guard let handle, let current else { return }
+        switch current {
+        case .database: if descending { rocksdb_iter_prev(handle) } else { rocksdb_iter_next(handle) }
+        case .overlay: overlayIndex += descending ? -1 : 1
+        }
+        settle()
+    }
+
+    private var databaseKey: UnsafeRawBufferPointer? {
+        guard let handle, rocksdb_iter_valid(handle) != 0 else { return nil }
+        var length = 0
+        let key = UnsafeRawBufferPointer(start: rocksdb_iter_key(handle, &length), count: length)
+        if Self.compare(key, lower) < 0 { return nil }
+        if let upper, Self.compare(key, upper) >= 0 { return nil }
+        return key
+    }
+
+    /// Chooses the source of the current entry: the nearer key in the walking direction, the
+    /// transaction's write when both have the same key, skipping deletions.
+    private func settle() {
+        guard let handle else { return }
+        while true {
+            let databaseKey = self.databaseKey
+            let overlayEntry = overlay.indices.contains(overlayIndex) ? overlay[overlayIndex] : nil
+            guard let overlayEntry else {
+                current = databaseKey == nil ? nil : .database
+                return
+            }
+            if let databaseKey {
+                let order = Self.compare(databaseKey, overlayEntry.key)
+                if order == 0 {
+                    // Shadowed by the transaction's write: step the database side past it.
+                    if descending { rocksdb_iter_prev(handle) } else { rocksdb_iter_next(handle) }
+                    continue
+                }
+                if (order < 0) != descending {
+                    current = .database
+                    return
+                }
+            }
+            if overlayEntry.value == nil {
+                overlayIndex += descending ? -1 : 1
+                continue
+            }
+            current = .overlay
+            return
+        }
+    }
+
+    /// Whether the iterator is on an entry; throws the iterator's error if any.
     func isValid() throws -> Bool {
         guard let handle else { return false }
-        guard rocksdb_iter_valid(handle) != 0 else {
+        if current == nil {
             var error: UnsafeMutablePointer<CChar>?
             rocksdb_iter_get_error(handle, &error)
             try RocksDBHandle.check(error, path: path, doing: "iterating")
-            return false
         }
-        let key = self.key
-        if Self.compare(key, lower) < 0 { return false }
-        if let upper, Self.compare(key, upper) >= 0 { return false }
-        return true
+        return current != nil
     }
 
     /// The current key (valid until the iterator moves).
     var key: UnsafeRawBufferPointer {
-        guard let handle else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        var length = 0
-        let pointer = rocksdb_iter_key(handle, &length)
-        return UnsafeRawBufferPointer(start: pointer, count: length)
+        switch current {
+        case .database?:
+            var length = 0
+            return UnsafeRawBufferPointer(start: handle.map { rocksdb_iter_key($0, &length) } ?? nil, count: length)
+        case .overlay?:
+            // The overlay array lives as long as the iterator and is never mutated.
+            return overlay[overlayIndex].key.withUnsafeBytes { $0 }
+        case nil:
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
     }
 
     /// The current value (valid until the iterator moves).
     var value: UnsafeRawBufferPointer {
-        guard let handle else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        var length = 0
-        let pointer = rocksdb_iter_value(handle, &length)
-        return UnsafeRawBufferPointer(start: pointer, count: length)
+        switch current {
+        case .database?:
+            var length = 0
+            return UnsafeRawBufferPointer(start: handle.map { rocksdb_iter_value($0, &length) } ?? nil, count: length)
+        case .overlay?:
+            return (overlay[overlayIndex].value ?? []).withUnsafeBytes { $0 }
+        case nil:
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
     }
 
     /// memcmp order: the byte order RocksDB's default comparator uses.
