@@ -145,6 +145,10 @@ package struct RocksDBEngine: StorageEngine {
         rocksdb_block_based_options_set_filter_policy(tableOptions, rocksdb_filterpolicy_create_bloom_full(10))
         rocksdb_options_set_block_based_table_factory(options, tableOptions)
         rocksdb_options_set_compression(options, Int32(rocksdb_lz4_compression))
+        // A whole-key bloom filter on the memtable makes the "does this key exist yet?" check of
+        // every insert cheap while the data is still in memory.
+        rocksdb_options_set_memtable_prefix_bloom_size_ratio(options, 0.1)
+        rocksdb_options_set_memtable_whole_key_filtering(options, 1)
         rocksdb_options_set_keep_log_file_num(options, 2)
         rocksdb_options_set_max_log_file_size(options, 1 << 20)
         var error: UnsafeMutablePointer<CChar>?

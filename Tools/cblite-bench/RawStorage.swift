@@ -155,6 +155,8 @@ enum RawRocksDB: RawStorage {
         rocksdb_block_based_options_set_filter_policy(table, rocksdb_filterpolicy_create_bloom_full(10))
         rocksdb_options_set_block_based_table_factory(options, table)
         rocksdb_options_set_compression(options, Int32(rocksdb_lz4_compression))
+        rocksdb_options_set_memtable_prefix_bloom_size_ratio(options, 0.1)
+        rocksdb_options_set_memtable_whole_key_filtering(options, 1)
         var error: UnsafeMutablePointer<CChar>?
         let db = rocksdb_open(options, path, &error)
         if let error {
