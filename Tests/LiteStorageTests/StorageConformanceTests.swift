@@ -247,4 +247,8 @@ import TestSupport
     func closingWithOpenEnumeratorIsSafe(engine: StorageEngineKind) throws {
         try StorageConformance.closingWithOpenEnumeratorIsSafe(engine)
     }
+    @Test(arguments: StorageEngineKind.allCases)
+    func commitsThroughAnotherInstanceAreObserved(engine: StorageEngineKind) throws {
+        try StorageConformance.commitsThroughAnotherInstanceAreObserved(engine)
+    }
 }

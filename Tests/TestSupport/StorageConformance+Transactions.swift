@@ -237,3 +237,24 @@ extension StorageConformance {
         }
     }
 }
+
+extension StorageConformance {
+    /// A commit made through another instance on the same path reaches this instance's observers,
+    /// and its records are readable here.
+    package static func commitsThroughAnotherInstanceAreObserved(_ engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let first = try engine.createDataFile(in: directory)
+            defer { try? first.close() }
+            _ = try first.keyStore("default")
+            let second = try engine.open(first.path)
+            defer { try? second.close() }
+            let events = Mutex<[CommitEvent]>([])
+            _ = first.addCommitObserver { event in events.withLock { $0.append(event) } }
+            let store = try second.keyStore("default")
+            try second.write { try store.set(Record(key: "a", body: [1]), ifSequence: 0) }
+            #expect(events.withLock { $0.map(\.changes) } == [[.init(store: "default", previousLastSequence: 0,
+                                                                      lastSequence: 1, purged: 0)]])
+            #expect(try first.keyStore("default").get("a")?.body == [1])
+        }
+    }
+}
