@@ -101,4 +101,13 @@ package final class MutableArray {
         for item in items { item.encode(to: encoder) }
         encoder.endArray()
     }
+
+    /// The Fleece bytes of this value alone, keys mapped through `sharedKeys`.
+    ///
+    /// - Throws: ``FleeceError`` when a value cannot be encoded (NaN).
+    package func encoded(sharedKeys: SharedKeys? = nil) throws -> [UInt8] {
+        let encoder = FleeceEncoder(sharedKeys: sharedKeys)
+        encode(to: encoder)
+        return try encoder.finish()
+    }
 }

@@ -63,6 +63,12 @@ import TestSupport
         #expect(try Self.encoded(dict) == bytes)
     }
 
+    @Test func nanInAMutableDictionaryIsAnEncodingError() {
+        let dict = MutableDict()
+        dict["bad"] = .double(.nan)
+        #expect(throws: FleeceError.self) { try dict.encoded() }
+    }
+
     @Test func arrayEditsApply() throws {
         let array = MutableArray(try #require(try FleeceDocument(json: "[1,2,3]").root.array))
         array.insert(.int(0), at: 0)
