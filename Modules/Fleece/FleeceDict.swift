@@ -48,8 +48,10 @@ package struct FleeceDict: Sendable, Sequence {
             let middle = (low + high) >> 1
             let offset = keyOffset(middle)
             let order: Int
-            if reader.byte(offset) >> 4 == 0 {
-                let stored = Int(FleeceValue(document: value.document, offset: offset).int64)
+            let b0 = reader.byte(offset)
+            if b0 >> 4 == 0 {
+                // Shared keys are small non-negative short ints: 12 bits, big-endian.
+                let stored = Int(b0 & 0x0F) << 8 | Int(reader.byte(offset + 1))
                 order = stored < key ? -1 : (stored == key ? 0 : 1)
             } else {
                 order = 1   // string keys sort after every integer key
