@@ -32,7 +32,7 @@ package struct FleeceDict: Sendable, Sequence {
 
     /// The value for a key given as UTF-8 bytes, or nil.
     package func value(forKeyBytes key: UnsafeRawBufferPointer) -> FleeceValue? {
-        if let sharedKeys = value.document.sharedKeys, let index = sharedKeys.index(forBytes: key) {
+        if let keys = value.document.keys, let index = keys.index(forBytes: key) {
             if let found = self.value(forSharedKey: index) { return found }
         }
         guard let index = search(key) else { return nil }
@@ -89,7 +89,7 @@ package struct FleeceDict: Sendable, Sequence {
         let key = FleeceValue(document: value.document, offset: keyOffset(index))
         if let string = key.string { return string }
         let number = Int(key.int64)
-        return value.document.sharedKeys?.string(for: number) ?? String(number)
+        return value.document.keys?.string(for: number) ?? value.document.sharedKeys?.string(for: number) ?? String(number)
     }
 
     /// The key at `index` as a value (a string, or an integer for a shared key).
