@@ -111,7 +111,8 @@ enum Fuzzer {
         let seconds = Double(ProcessInfo.processInfo.environment["FLEECE_FUZZ_SECONDS"] ?? "") ?? 600
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(seconds)
-        var seed: UInt64 = UInt64(ProcessInfo.processInfo.environment["FLEECE_FUZZ_SEED"] ?? "") ?? 1
+        let firstSeed: UInt64 = UInt64(ProcessInfo.processInfo.environment["FLEECE_FUZZ_SEED"] ?? "") ?? 1
+        var seed = firstSeed
         var total = 0, accepted = 0
         while clock.now < deadline {
             let result = try Fuzzer.run(seed: seed, iterations: 1000)
@@ -119,7 +120,7 @@ enum Fuzzer {
             accepted += result.accepted
             seed += 1
         }
-        print("fleece fuzz: \(total) inputs, \(accepted) valid, \(total - accepted) rejected, seeds 1..<\(seed), no crash")
+        print("fleece fuzz: \(total) inputs, \(accepted) valid, \(total - accepted) rejected, seeds \(firstSeed)..<\(seed), no crash")
         #expect(total > 0)
     }
 }
