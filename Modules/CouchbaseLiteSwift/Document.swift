@@ -19,15 +19,49 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     var stored: StoredDocument?
     /// Keeps the Fleece bytes the properties point into alive.
     var body: FleeceDocument?
-    /// The properties.
-    var properties: DictionaryStorage
+    private var loadedProperties: DictionaryStorage?
+    /// JSON the document was made from and nobody has read yet (`MutableDocument(id:json:)`):
+    /// a save parses it straight into the stored form, once.
+    private(set) var unparsedJSON: [UInt8]?
+
+    /// The properties (parsed from ``unparsedJSON`` on first use).
+    var properties: DictionaryStorage {
+        get {
+            if let loadedProperties { return loadedProperties }
+            let parsed = parseUnparsedJSON()
+            loadedProperties = parsed
+            unparsedJSON = nil
+            return parsed
+        }
+        set {
+            loadedProperties = newValue
+            unparsedJSON = nil
+        }
+    }
 
     init(id: String, database: Database?, stored: StoredDocument?, body: FleeceDocument?, mutable: Bool) {
         self.id = id
         self.database = database
         self.stored = stored
         self.body = body
-        properties = DictionaryStorage(source: body?.root.dictionary, database: database, isMutable: mutable)
+        loadedProperties = DictionaryStorage(source: body?.root.dictionary, database: database, isMutable: mutable)
+    }
+
+    /// Makes the properties come from `json`, already checked to be a valid JSON object.
+    func setUnparsedJSON(_ json: [UInt8]) {
+        loadedProperties = nil
+        unparsedJSON = json
+    }
+
+    private func parseUnparsedJSON() -> DictionaryStorage {
+        let isMutable = self is MutableDocument
+        guard let json = unparsedJSON,
+              let bytes = try? json.withUnsafeBytes({ try JSONConverter.fleece(fromJSONBytes: $0) }),
+              let parsed = try? FleeceDocument(bytes: bytes, trusted: true) else {
+            return DictionaryStorage(source: nil, database: database, isMutable: isMutable)
+        }
+        body = parsed
+        return DictionaryStorage(source: parsed.root.dictionary, database: database, isMutable: isMutable)
     }
 
     /// The current revision ID (nil for a document never saved).
