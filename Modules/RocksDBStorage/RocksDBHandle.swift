@@ -28,8 +28,10 @@ final class RocksDBHandle: @unchecked Sendable {
         self.tableOptions = tableOptions
         readOptions = rocksdb_readoptions_create()
         syncWriteOptions = rocksdb_writeoptions_create()
-        // Durable commits: the WAL is fsynced before write returns (LiteCore's promise too).
-        rocksdb_writeoptions_set_sync(syncWriteOptions, 1)
+        // Commits reach the WAL before write returns, so they survive the process being killed;
+        // like the SQLite engine (LiteCore's `synchronous=normal`), they are not fsynced, so the
+        // last commits may be lost if the machine itself loses power.
+        rocksdb_writeoptions_set_sync(syncWriteOptions, 0)
     }
 
     /// Keeps the handle open until ``unpin()``; `false` when it is already closing.

@@ -59,7 +59,7 @@ enum StorageBenchmarks: BenchmarkArea {
         let scratch = try Scratch()
         var ourPath = ""
         var rawPath = ""
-        let (ourInsert, rawInsert) = try pairedMedians(iterations: iterations, ours: {
+        let (ourInsert, rawInsert) = try Stopwatch.pairedMedians(iterations: iterations, ours: {
             let path = try scratch.fresh(engine.fileName)
             let file = try engine.open(at: path, options: DataFileOptions(create: true))
             let store = try file.keyStore("default")
@@ -89,12 +89,12 @@ enum StorageBenchmarks: BenchmarkArea {
             checksum &+= try store.get(data.keys[index])?.body.count ?? 0
             checksum &+= try reader.read(data.keys[index])
         }
-        let (ourReads, rawReads) = try pairedMedians(iterations: iterations, ours: {
+        let (ourReads, rawReads) = try Stopwatch.pairedMedians(iterations: iterations, ours: {
             for index in data.readOrder { checksum &+= try store.get(data.keys[index])?.body.count ?? 0 }
         }, baseline: {
             for index in data.readOrder { checksum &+= try reader.read(data.keys[index]) }
         })
-        let (ourScan, rawScan) = try pairedMedians(iterations: iterations, ours: {
+        let (ourScan, rawScan) = try Stopwatch.pairedMedians(iterations: iterations, ours: {
             let cursor = try store.enumerate(since: 0, options: RecordEnumerationOptions())
             while let record = try cursor.next() { checksum &+= record.body.count }
         }, baseline: {
@@ -116,21 +116,3 @@ enum StorageBenchmarks: BenchmarkArea {
     }
 }
 
-/// Times `ours` and `baseline` alternately, so that a busy spell of the machine hits both
-/// alike, and returns each one's median.
-private func pairedMedians(iterations: Int, ours: () throws -> Void,
-                           baseline: () throws -> Void) rethrows -> (Duration, Duration) {
-    var oursTimes: [Duration] = []
-    var baselineTimes: [Duration] = []
-    // The order alternates too: whichever runs first in a pair was seen to run slower.
-    for round in 0..<max(1, iterations) {
-        if round.isMultiple(of: 2) {
-            oursTimes.append(try Stopwatch.median(iterations: 1, ours))
-            baselineTimes.append(try Stopwatch.median(iterations: 1, baseline))
-        } else {
-            baselineTimes.append(try Stopwatch.median(iterations: 1, baseline))
-            oursTimes.append(try Stopwatch.median(iterations: 1, ours))
-        }
-    }
-    return (oursTimes.sorted()[oursTimes.count / 2], baselineTimes.sorted()[baselineTimes.count / 2])
-}
