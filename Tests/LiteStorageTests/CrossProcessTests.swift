@@ -3,7 +3,7 @@ import LiteStorage
 import Testing
 import TestSupport
 
-/// What a second process sees while another one writes (decisions.md D5).
+/// What a second process sees while another one writes (decisions.md Storage-2).
 @Suite struct CrossProcessTests {
     /// Starts the crash writer on `path` and returns once it committed its first transaction.
     private func startWriter(_ engine: StorageEngineKind, path: String) throws -> Process {
