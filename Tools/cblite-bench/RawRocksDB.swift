@@ -3,7 +3,8 @@ import Foundation
 import LiteStorage
 
 /// Raw RocksDB with the engine's options and key layout: a write batch per transaction holding
-/// each record under its key and a sequence-index entry, synced on write.
+/// each record under its key and a sequence-index entry, WAL written (not fsynced) per batch as
+/// the engine does.
 enum RawRocksDB: RawStorage {
     static func recordKey(_ key: String) -> [UInt8] { [0x10, 0, 0, 0, 1] + Array(key.utf8) }
 
@@ -50,7 +51,7 @@ enum RawRocksDB: RawStorage {
             rocksdb_block_based_options_destroy(table)
         }
         let writeOptions = rocksdb_writeoptions_create()
-        rocksdb_writeoptions_set_sync(writeOptions, 1)
+        rocksdb_writeoptions_set_sync(writeOptions, 0)
         defer { rocksdb_writeoptions_destroy(writeOptions) }
         for start in stride(from: 0, to: data.keys.count, by: batchSize) {
             guard let batch = rocksdb_writebatch_create() else { throw failure("write batch") }

@@ -50,7 +50,7 @@ enum StorageBenchmarks: BenchmarkArea {
         }
         report.notes.append("\(count) records of \(bodySize) bytes; inserts in transactions of \(batchSize); "
                             + "raw baselines use the same schema/layout, pragmas/options and durability "
-                            + "(SQLite WAL + synchronous=normal, RocksDB synced WAL per batch).")
+                            + "(SQLite WAL + synchronous=normal, RocksDB WAL written, not fsynced, per batch).")
         return report
     }
 
