@@ -40,12 +40,13 @@ let package = Package(
         // MARK: Database core
         .target(name: "LiteDatabase", dependencies: ["Fleece", "LiteStorage", "BlobStore", crypto],
                 path: "Modules/LiteDatabase"),
-        .target(name: "Upgrader", dependencies: ["CSQLite"], path: "Modules/Upgrader"),
+        .target(name: "Upgrader", dependencies: ["CSQLite", "Fleece", "LiteStorage", "BlobStore", "LiteDatabase"],
+                path: "Modules/Upgrader"),
 
         // MARK: Public API
         .target(name: "CouchbaseLiteSwift",
                 dependencies: ["LiteDatabase", "Fleece", "LiteStorage", "SQLiteStorage", "RocksDBStorage",
-                               "BlobStore", logging],
+                               "BlobStore", "Upgrader", logging],
                 path: "Modules/CouchbaseLiteSwift"),
 
         // MARK: Tools
@@ -68,7 +69,8 @@ let package = Package(
                     path: "Tests/LiteDatabaseTests"),
         .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["CouchbaseLiteSwift", "TestSupport"],
                     path: "Tests/CouchbaseLiteSwiftTests"),
-        .testTarget(name: "UpgraderTests", dependencies: ["Upgrader", "TestSupport", "CSQLite"],
+        .testTarget(name: "UpgraderTests", dependencies: ["Upgrader", "TestSupport", "CSQLite", "CouchbaseLiteSwift",
+                                                         "LiteDatabase", "LiteStorage", "BlobStore", "Fleece"],
                     path: "Tests/UpgraderTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -30,8 +30,11 @@ public final class Database: Sendable {
     /// Opens the database `name` in `config.directory`, creating it if it does not exist.
     ///
     /// - Throws: `CouchbaseLiteError` — `.invalidParameter` for a bad name, `.unsupported` when
-    ///   `config.storageEngine` differs from the engine of the existing files, `.databaseTooOld`
-    ///   for a 1.x database, or what opening the files reports.
+    ///   `config.storageEngine` differs from the engine of the existing files, what opening
+    ///   the files reports, and for a Couchbase Lite 1.x database (which is upgraded to 2.x
+    ///   first, into `config.storageEngine`): `.databaseTooOld` when
+    ///   `config.upgradesLegacyDatabases` is false, or the refusal or failure of the upgrade
+    ///   (see `docs/upgrading-from-1x.md`); the 1.x files are then unchanged.
     public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
         try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try DatabaseBundle.validate(name: name)
@@ -40,8 +43,10 @@ public final class Database: Sendable {
         self.config = DatabaseConfiguration(config: config)
         let bundle = DatabaseBundle(name: name, directory: self.config.directory)
         let engineName = self.config.storageEngine?.engineName
+        let configuration = self.config
         core = try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try FileManager.default.createDirectory(atPath: bundle.directory, withIntermediateDirectories: true)
+            try Self.upgradeLegacyDatabase(in: bundle, config: configuration)
             return try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName)
         }
         listenerQueue = DispatchQueue(label: "CouchbaseLite.\(name).listeners")
