@@ -33,7 +33,7 @@ extension Database {
                     throw declined
                 }
                 let upgrader = LegacyUpgrader(registry: engines, engineName: config.storageEngine?.engineName)
-                let summary = try upgrader.upgradeInPlace(bundle)
+                guard let summary = try upgrader.upgradeInPlace(bundle) else { return }
                 log.log(.info, .database, "Upgraded Couchbase Lite 1.x database \"\(bundle.name)\" to 2.x "
                     + "(\(summary.engineName)): \(summary.documentCount) documents, \(summary.copiedBlobCount) "
                     + "attachments, \(summary.skippedDocumentIDs.count) documents starting with '_' skipped")

@@ -1,6 +1,5 @@
 import Foundation
 import LiteDatabase
-import Synchronization
 
 /// Migrates a Couchbase Lite 1.x SQLite database into a new 2.x database, never losing data.
 ///
@@ -30,10 +29,6 @@ package struct LegacyUpgrader: Sendable {
     /// The suffix of the staging folder, as LiteCore names its upgrade folder.
     package static let stagingSuffix = "_TEMP"
 
-    /// Upgrades in one process run one at a time, so that two opens of the same 1.x database
-    /// do not build into the same staging folder.
-    private static let inPlaceLock = Mutex(())
-
     /// Creates an upgrader writing with `engineName` (nil: the registry's default engine).
     package init(registry: StorageEngineRegistry, engineName: String?, faultHook: UpgradeFaultHook? = nil) {
         self.registry = registry
@@ -43,25 +38,31 @@ package struct LegacyUpgrader: Sendable {
 
     /// Replaces the 1.x database in `bundle` with its 2.x upgrade.
     ///
+    /// Holds a lock on the folder containing the bundle meanwhile (other threads and processes
+    /// opening it wait), and checks the format again under it.
+    ///
+    /// - Returns: what was copied, or `nil` when the bundle no longer holds a 1.x database
+    ///   (another open upgraded it first).
     /// - Throws: ``UpgraderError``: the reader's refusals (ForestDB, encrypted, schema out of
     ///   range, corrupt), a document's invalid body or revision ID (naming it), or
     ///   ``UpgraderError/Code/upgradeFailed`` when building, checking or swapping in the new
     ///   database failed. In every case the 1.x original is left as it was.
     @discardableResult
-    package func upgradeInPlace(_ bundle: DatabaseBundle) throws -> UpgradeSummary {
-        try Self.inPlaceLock.withLock { _ in
-            let target = Self.folderPath(bundle.path)
-            try Self.finishInterruptedUpgrade(at: target)
+    package func upgradeInPlace(_ bundle: DatabaseBundle) throws -> UpgradeSummary? {
+        let target = Self.folderPath(bundle.path)
+        return try Self.lockingFolder(of: target) {
+            try Self.recover(target)
+            guard DatabaseFormat.detect(at: target).isUpgradable else { return nil }
             let staging = target + Self.stagingSuffix
             let built = try build(from: target, stagingFolder: staging, name: bundle.name)
             do {
                 try BundleSwap.install(built.path, replacing: target, stagingFolder: staging)
                 try faultHook?(.swapped)
             } catch let error as UpgraderError {
-                try? Self.finishInterruptedUpgrade(at: target)
+                try? Self.recover(target)
                 throw error
             } catch {
-                try? Self.finishInterruptedUpgrade(at: target)
+                try? Self.recover(target)
                 throw Self.failure(target, "could not put the upgraded database in place", error)
             }
             try? FileManager.default.removeItem(atPath: staging)
@@ -102,16 +103,37 @@ package struct LegacyUpgrader: Sendable {
     }
 
     /// Completes or undoes an upgrade of the bundle at `bundlePath` that a crash interrupted;
-    /// does nothing when there is no staging folder. Safe to call before every open.
+    /// does nothing (and takes no lock) when there is no staging folder. Safe to call before
+    /// every open.
     ///
     /// - Throws: ``UpgraderError/Code/upgradeFailed`` when a file operation fails.
     package static func finishInterruptedUpgrade(at bundlePath: String) throws {
         let target = folderPath(bundlePath)
+        guard FileManager.default.fileExists(atPath: target + stagingSuffix) else { return }
+        try lockingFolder(of: target) { try recover(target) }
+    }
+
+    /// Recovers an interrupted upgrade of `target`; the caller holds the folder lock.
+    private static func recover(_ target: String) throws {
         do {
             try BundleSwap.recover(target: target, stagingFolder: target + stagingSuffix)
         } catch {
             throw failure(target, "could not clean up after an interrupted upgrade in "
                 + "\(target + stagingSuffix)", error)
+        }
+    }
+
+    /// Runs `body` holding the lock on the folder that contains `target`.
+    private static func lockingFolder<T>(of target: String, _ body: () throws -> T) throws -> T {
+        let folder = (target as NSString).deletingLastPathComponent
+        do {
+            return try DirectoryLock.withLock(on: folder.isEmpty ? "." : folder) {
+                Result { try body() }
+            }.get()
+        } catch let error as UpgraderError {
+            throw error
+        } catch {
+            throw failure(target, "could not lock \(folder) for the upgrade", error)
         }
     }
 

@@ -1,5 +1,6 @@
 import CouchbaseLiteSwift
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 import Upgrader
@@ -129,5 +130,25 @@ import Upgrader
         #expect(error?.code == .corruptRevisionData)
         #expect(error?.message.contains("\"broken\"") == true)
         #expect(try FileSnapshot(of: directory.url) == before)
+    }
+
+    @Test func severalOpensAtOnceUpgradeOnceAndAllSeeTheDocuments() throws {
+        let directory = try TemporaryDirectory()
+        let copy = try UpgradedFixture("net120", in: directory)
+        let config = copy.configuration(.sqlite)
+        let counts = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let outcome: String
+            do {
+                let database = try Database(name: copy.name, config: config)
+                defer { try? database.close() }
+                outcome = "\(database.count)"
+            } catch {
+                outcome = "\(error)"
+            }
+            counts.withLock { $0.append(outcome) }
+        }
+        #expect(counts.withLock { $0 } == ["2", "2", "2", "2"])
+        try copy.expectUpgradedContents(.sqlite)
     }
 }

@@ -50,6 +50,23 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: copy.stagingPath))
     }
 
+    @Test(arguments: [UpgradeStep.firstDocumentCopied, .documentsCopied, .verified, .swapped],
+          StorageEngineKind.allCases)
+    func aProcessKilledWithSIGKILLMidUpgradeLeavesADatabaseTheNextOpenUpgradesCorrectly(
+        step: UpgradeStep, engine: StorageEngineKind
+    ) throws {
+        let directory = try TemporaryDirectory()
+        let copy = try UpgradedFixture("ios130", in: directory)
+        let original = try FileSnapshot(of: copy.bundle)
+        let killed = try CrashingUpgrade.runAndKill(bundle: copy.databaseBundle, engine: engine, at: step)
+        #expect(killed, "the child must reach \(step) and be killed there")
+        if Self.stepsBeforeSwap.contains(step) {
+            #expect(try FileSnapshot(of: copy.bundle) == original)
+        }
+        try copy.expectUpgradedContents(engine)
+        #expect(!FileManager.default.fileExists(atPath: copy.stagingPath))
+    }
+
     /// Runs in the child process only: upgrades the bundle named by the environment and ends
     /// the process at the named step.
     @Test(.enabled(if: CrashingUpgrade.isChild))
