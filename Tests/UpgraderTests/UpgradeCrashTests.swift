@@ -75,6 +75,41 @@ import TestSupport
         Issue.record("the upgrade finished instead of dying at its step")
     }
 
+    @Test func theCheckRejectsANewDatabaseThatLostADocument() throws {
+        let directory = try TemporaryDirectory()
+        let copy = try UpgradedFixture("ios120", in: directory)
+        let before = try FileSnapshot(of: directory.url)
+        let staged = DatabaseBundle(name: copy.name, directory: copy.stagingPath)
+        let upgrader = LegacyUpgrader(registry: UpgradedFixture.registry, engineName: nil) { step in
+            guard step == .committed else { return }
+            let core = try DatabaseCore(bundle: staged, registry: UpgradedFixture.registry, engineName: nil, create: false)
+            defer { try? core.close() }
+            try core.purgeDocument(id: "doc2")
+        }
+        let error = #expect(throws: UpgraderError.self) { try upgrader.upgradeInPlace(copy.databaseBundle) }
+        #expect(error?.code == .upgradeFailed)
+        #expect(error?.message.contains("failed its check") == true)
+        #expect(try FileSnapshot(of: directory.url) == before)
+    }
+
+    @Test func theCheckRejectsANewDatabaseThatLostABlob() throws {
+        let directory = try TemporaryDirectory()
+        let copy = try UpgradedFixture("net120", in: directory)
+        let before = try FileSnapshot(of: directory.url)
+        let staged = DatabaseBundle(name: copy.name, directory: copy.stagingPath)
+        let upgrader = LegacyUpgrader(registry: UpgradedFixture.registry, engineName: nil) { step in
+            guard step == .committed else { return }
+            let blobs = URL(fileURLWithPath: staged.attachmentsPath)
+            for file in try FileManager.default.contentsOfDirectory(atPath: blobs.path).prefix(1) {
+                try FileManager.default.removeItem(at: blobs.appendingPathComponent(file))
+            }
+        }
+        let error = #expect(throws: UpgraderError.self) { try upgrader.upgradeInPlace(copy.databaseBundle) }
+        #expect(error?.code == .upgradeFailed)
+        #expect(error?.message.contains("blob store") == true)
+        #expect(try FileSnapshot(of: directory.url) == before)
+    }
+
     @Test func recoveryInstallsAVerifiedBuildWhenTheOriginalWasAlreadyMovedAside() throws {
         let directory = try TemporaryDirectory()
         let target = directory.appending("db.cblite2").path
