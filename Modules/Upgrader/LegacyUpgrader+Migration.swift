@@ -20,11 +20,10 @@ extension LegacyUpgrader {
                 try insert(document, into: core, reader: reader)
                 if summary.documentCount == 0 { try faultHook?(.firstDocumentCopied) }
                 summary.documentCount += 1
-                // LiteCore copies attachments only when 1.x recorded some (no_attachments = 0).
-                if document.hasAttachments {
-                    copyAttachments(of: document, to: core.blobStore, copied: &copiedBlobs,
-                                    missing: &summary.missingAttachments)
-                }
+                // LiteCore copies files only when no_attachments = 0; copying every file a body
+                // names costs nothing when that flag is right and loses nothing when it is not.
+                copyAttachments(of: document, to: core.blobStore, copied: &copiedBlobs,
+                                missing: &summary.missingAttachments)
             }
             try faultHook?(.documentsCopied)
         }

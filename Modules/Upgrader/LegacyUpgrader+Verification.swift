@@ -44,7 +44,6 @@ extension LegacyUpgrader {
             guard body.root.isEqual(to: try FleeceDocument(bytes: original).root) else {
                 throw mismatch("document \"\(legacy.id)\" has a body that differs from the 1.x one", legacy.id)
             }
-            guard legacy.hasAttachments else { continue }
             for attachment in legacy.attachments {
                 guard let digest = attachment.digest, !missing.contains(digest),
                       let sha1 = attachment.sha1, let key = try? BlobKey(digest: sha1) else { continue }

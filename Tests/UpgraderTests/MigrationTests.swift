@@ -118,6 +118,23 @@ import TestSupport
         #expect(stored.root.dictionary?["_attachments"]?.dictionary?["b"] != nil)
     }
 
+    @Test func anAttachmentIsCopiedEvenWhen1xRecordedNoAttachments() throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try LegacyDatabaseBuilder(in: directory.url)
+        let content = Array("content".utf8)
+        let digest = "sha1-" + Data(SHA1.hash(content)).base64EncodedString()
+        try Data(content).write(to: legacy.bundle.appendingPathComponent("attachments")
+            .appendingPathComponent(LegacyAttachment.blobFileName(sha1: SHA1.hash(content))))
+        let key = try legacy.addDocument("doc")
+        try legacy.addRevision(document: key, revID: "1-aa", current: true,
+                               json: #"{"_attachments":{"a":{"digest":"\#(digest)","length":7,"stub":true}}}"#,
+                               noAttachments: true)
+        let (core, summary) = try convert(legacy, in: directory, engine: .sqlite)
+        defer { try? core.close() }
+        #expect(summary.copiedBlobCount == 1)
+        #expect(try core.blobStore.data(for: BlobKey(digest)) == Data(content))
+    }
+
     @Test(arguments: StorageEngineKind.allCases)
     func aHistoryLongerThanTheTreeDepthIsPrunedToTheNewestRevisions(engine: StorageEngineKind) throws {
         let directory = try TemporaryDirectory()
