@@ -54,7 +54,7 @@ let package = Package(
                           path: "Tools/getting-started"),
         .executableTarget(name: "fleece", dependencies: ["Fleece", argumentParser], path: "Tools/fleece"),
         .executableTarget(name: "cblite-bench",
-                          dependencies: ["CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader", "LiteStorage",
+                          dependencies: ["CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader", "LiteStorage", "LiteDatabase",
                                          "SQLiteStorage", "RocksDBStorage", crypto, argumentParser],
                           path: "Tools/cblite-bench"),
 
