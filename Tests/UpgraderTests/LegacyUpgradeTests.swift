@@ -132,6 +132,21 @@ import Upgrader
         #expect(try FileSnapshot(of: directory.url) == before)
     }
 
+    @Test func aDocumentWithAnInvalidRevisionIDIsNamedAndNothingChanges() throws {
+        let directory = try TemporaryDirectory()
+        let builder = try LegacyDatabaseBuilder(in: directory.url, name: "legacy")
+        try builder.addSimpleDocument("good")
+        try builder.addSimpleDocument("badrev", revID: "1-xyz")
+        builder.close()
+        let before = try FileSnapshot(of: directory.url)
+        let config = DatabaseConfiguration()
+        config.directory = directory.path
+        let error = #expect(throws: CouchbaseLiteError.self) { try Database(name: "legacy", config: config) }
+        #expect(error?.code == .badRevisionID)
+        #expect(error?.message.contains("\"badrev\"") == true)
+        #expect(try FileSnapshot(of: directory.url) == before)
+    }
+
     @Test func severalOpensAtOnceUpgradeOnceAndAllSeeTheDocuments() throws {
         let directory = try TemporaryDirectory()
         let copy = try UpgradedFixture("net120", in: directory)

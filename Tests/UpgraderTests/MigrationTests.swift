@@ -37,6 +37,23 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: destination.path.dropLast() + LegacyUpgrader.stagingSuffix))
     }
 
+    @Test(arguments: StorageEngineKind.allCases)
+    func documentsStillOnlyInThe1xWriteAheadLogAreMigrated(engine: StorageEngineKind) throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try LegacyDatabaseBuilder(in: directory.url, walOnly: true)
+        defer { legacy.close() }
+        for index in 1...20 {
+            try legacy.addSimpleDocument("doc-\(index)", json: #"{"n":\#(index)}"#)
+        }
+        let destination = DatabaseBundle(name: "converted", directory: directory.appending("out").path)
+        try LegacyUpgrader(registry: UpgradedFixture.registry, engineName: engine.engine.name)
+            .convert(legacyBundleAt: legacy.bundle.path, to: destination)
+        let core = try DatabaseCore(bundle: destination, registry: UpgradedFixture.registry, engineName: nil, create: false)
+        defer { try? core.close() }
+        #expect(try core.documentCount() == 20)
+        #expect(try core.document(id: "doc-20")?.body(sharedKeys: core.sharedKeys)?.root.json() == #"{"n":20}"#)
+    }
+
     @Test func convertingOntoAnExistingDestinationIsRefused() throws {
         let directory = try TemporaryDirectory()
         let copy = try UpgradedFixture("net130", in: directory)

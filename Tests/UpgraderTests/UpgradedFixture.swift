@@ -74,6 +74,8 @@ struct UpgradedFixture {
         for doc in expected.docs {
             let stored = try #require(try core.document(id: doc.id))
             #expect(stored.tree.history(from: 0).map(\.id.string) == doc.history, "history of \(doc.id) in \(fixture)")
+            #expect(stored.flags.contains(.hasAttachments), "has-attachments flag of \(doc.id) in \(fixture)")
+            #expect(!stored.isDeleted)
         }
         for digest in expected.blobs {
             #expect(core.blobStore.contains(try BlobKey(digest)), "blob \(digest) in \(fixture)")
