@@ -110,7 +110,8 @@ public final class Database: Sendable {
     }
 
     /// Copies the database bundle at `path` to a new database `name` in `config.directory`. The
-    /// copy gets new UUIDs, so replicators treat it as a different database.
+    /// copy gets new UUIDs, so replicators treat it as a different database; a Couchbase Lite
+    /// 1.x bundle is copied and the copy upgraded (unless `config` declines upgrades).
     ///
     /// - Throws: `.invalidParameter` when a database `name` already exists there.
     public static func copy(fromPath path: String, toDatabase name: String,
@@ -125,6 +126,7 @@ public final class Database: Sendable {
             try FileManager.default.createDirectory(atPath: config.directory, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: path, toPath: destination.path)
             do {
+                try upgradeLegacyDatabase(in: destination, config: config)
                 let core = try DatabaseCore(bundle: destination, registry: engines, engineName: nil, create: false)
                 defer { try? core.close() }
                 try core.regenerateUUIDs()

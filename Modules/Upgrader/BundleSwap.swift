@@ -24,10 +24,22 @@ enum BundleSwap {
         guard fileManager.createFile(atPath: marker, contents: Data()) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: marker])
         }
+        syncFolder(stagingFolder)
+        defer { syncFolder((target as NSString).deletingLastPathComponent) }
         if exchange(newBundle, target) { return }
         let parked = (stagingFolder as NSString).appendingPathComponent(originalName)
         try fileManager.moveItem(atPath: target, toPath: parked)
         try fileManager.moveItem(atPath: newBundle, toPath: target)
+    }
+
+    /// Flushes a folder's entries to disk, so that after a power loss the swap is either
+    /// fully visible or not at all before the original is deleted. Best effort: a process
+    /// crash (what the tests simulate) loses nothing without it.
+    private static func syncFolder(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
     }
 
     /// Brings `target` back to one complete database after a crash, and removes the staging

@@ -147,6 +147,21 @@ import Upgrader
         #expect(try FileSnapshot(of: directory.url) == before)
     }
 
+    @Test func copyingA1xBundleUpgradesTheCopyAndLeavesTheSourceUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let source = try UpgradedFixture("android130", in: directory)
+        let before = try FileSnapshot(of: source.bundle)
+        let config = DatabaseConfiguration()
+        config.directory = directory.appending("copies").path
+        try Database.copy(fromPath: source.bundle.path, toDatabase: "copied", withConfig: config)
+        #expect(try FileSnapshot(of: source.bundle) == before)
+        let database = try Database(name: "copied", config: config)
+        defer { try? database.close() }
+        #expect(database.count == 2)
+        #expect(database.document(withID: "doc1")?.dictionary(forKey: "_attachments")?
+            .blob(forKey: "attach1")?.content?.count == 7)
+    }
+
     @Test func severalOpensAtOnceUpgradeOnceAndAllSeeTheDocuments() throws {
         let directory = try TemporaryDirectory()
         let copy = try UpgradedFixture("net120", in: directory)
