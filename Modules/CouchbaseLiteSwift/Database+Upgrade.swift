@@ -26,8 +26,10 @@ extension Database {
             switch format {
             case .absent, .currentSQLite, .currentRocksDB:
                 return
-            case .unreadable where isEmptyFile(bundle):
-                return   // a 2.x database whose creation stopped before its first write
+            case .unreadable where isEmptyFile(bundle), .unsupportedSchema(version: 0):
+                // A 2.x database whose creation stopped before its schema was committed: no 1.x
+                // release writes version 0 into a .cblite2 bundle; the engine handles it.
+                return
             case .legacySQLite:
                 if !config.upgradesLegacyDatabases, let declined = format.upgradeDeclined(path: bundle.path) {
                     throw declined

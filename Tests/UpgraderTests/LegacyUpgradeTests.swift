@@ -1,4 +1,5 @@
 import CouchbaseLiteSwift
+import CSQLite
 import Foundation
 import Synchronization
 import Testing
@@ -160,6 +161,23 @@ import Upgrader
         #expect(database.count == 2)
         #expect(database.document(withID: "doc1")?.dictionary(forKey: "_attachments")?
             .blob(forKey: "attach1")?.content?.count == 7)
+    }
+
+    @Test func aBundleWhose2xCreationStoppedBeforeItsSchemaStillOpens() throws {
+        let directory = try TemporaryDirectory()
+        let bundle = directory.appending("fresh.cblite2")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        var connection: OpaquePointer?
+        _ = sqlite3_open(bundle.appendingPathComponent("db.sqlite3").path, &connection)
+        _ = sqlite3_exec(connection, "PRAGMA journal_mode = WAL", nil, nil, nil)
+        sqlite3_close(connection)
+        #expect(DatabaseFormat.detect(at: bundle.path) == .unsupportedSchema(version: 0))
+        let config = DatabaseConfiguration()
+        config.directory = directory.path
+        let database = try Database(name: "fresh", config: config)
+        defer { try? database.close() }
+        try database.saveDocument(MutableDocument(id: "a"))
+        #expect(database.count == 1)
     }
 
     @Test func severalOpensAtOnceUpgradeOnceAndAllSeeTheDocuments() throws {
