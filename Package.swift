@@ -40,12 +40,13 @@ let package = Package(
         // MARK: Database core
         .target(name: "LiteDatabase", dependencies: ["Fleece", "LiteStorage", "BlobStore", crypto],
                 path: "Modules/LiteDatabase"),
-        .target(name: "Upgrader", dependencies: ["CSQLite"], path: "Modules/Upgrader"),
+        .target(name: "Upgrader", dependencies: ["CSQLite", "Fleece", "LiteStorage", "BlobStore", "LiteDatabase"],
+                path: "Modules/Upgrader"),
 
         // MARK: Public API
         .target(name: "CouchbaseLiteSwift",
                 dependencies: ["LiteDatabase", "Fleece", "LiteStorage", "SQLiteStorage", "RocksDBStorage",
-                               "BlobStore", logging],
+                               "BlobStore", "Upgrader", logging],
                 path: "Modules/CouchbaseLiteSwift"),
 
         // MARK: Tools
@@ -53,7 +54,8 @@ let package = Package(
                           path: "Tools/getting-started"),
         .executableTarget(name: "fleece", dependencies: ["Fleece", argumentParser], path: "Tools/fleece"),
         .executableTarget(name: "cblite-bench",
-                          dependencies: ["CouchbaseLiteSwift", "CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader", "LiteStorage",
+                          dependencies: ["CouchbaseLiteSwift", "CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader",
+                                         "LiteStorage", "LiteDatabase",
                                          "SQLiteStorage", "RocksDBStorage", crypto, argumentParser],
                           path: "Tools/cblite-bench"),
 
@@ -68,7 +70,8 @@ let package = Package(
                     path: "Tests/LiteDatabaseTests"),
         .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["CouchbaseLiteSwift", "LiteDatabase", "Fleece", "TestSupport", "CSQLite", crypto],
                     path: "Tests/CouchbaseLiteSwiftTests"),
-        .testTarget(name: "UpgraderTests", dependencies: ["Upgrader", "TestSupport", "CSQLite"],
+        .testTarget(name: "UpgraderTests", dependencies: ["Upgrader", "TestSupport", "CSQLite", "CouchbaseLiteSwift",
+                                                         "LiteDatabase", "LiteStorage", "BlobStore", "Fleece"],
                     path: "Tests/UpgraderTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -30,8 +30,11 @@ public final class Database: Sendable {
     /// Opens the database `name` in `config.directory`, creating it if it does not exist.
     ///
     /// - Throws: `CouchbaseLiteError` — `.invalidParameter` for a bad name, `.unsupported` when
-    ///   `config.storageEngine` differs from the engine of the existing files, `.databaseTooOld`
-    ///   for a 1.x database, or what opening the files reports.
+    ///   `config.storageEngine` differs from the engine of the existing files, what opening
+    ///   the files reports, and for a Couchbase Lite 1.x database (which is upgraded to 2.x
+    ///   first, into `config.storageEngine`): `.databaseTooOld` when
+    ///   `config.upgradesLegacyDatabases` is false, or the refusal or failure of the upgrade
+    ///   (see `docs/upgrading-from-1x.md`); the 1.x files are then unchanged.
     public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
         try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try DatabaseBundle.validate(name: name)
@@ -40,8 +43,10 @@ public final class Database: Sendable {
         self.config = DatabaseConfiguration(config: config)
         let bundle = DatabaseBundle(name: name, directory: self.config.directory)
         let engineName = self.config.storageEngine?.engineName
+        let configuration = self.config
         core = try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try FileManager.default.createDirectory(atPath: bundle.directory, withIntermediateDirectories: true)
+            try Self.upgradeLegacyDatabase(in: bundle, config: configuration)
             return try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName)
         }
         listenerQueue = DispatchQueue(label: "CouchbaseLite.\(name).listeners")
@@ -105,7 +110,8 @@ public final class Database: Sendable {
     }
 
     /// Copies the database bundle at `path` to a new database `name` in `config.directory`. The
-    /// copy gets new UUIDs, so replicators treat it as a different database.
+    /// copy gets new UUIDs, so replicators treat it as a different database; a Couchbase Lite
+    /// 1.x bundle is copied and the copy upgraded (unless `config` declines upgrades).
     ///
     /// - Throws: `.invalidParameter` when a database `name` already exists there.
     public static func copy(fromPath path: String, toDatabase name: String,
@@ -120,6 +126,7 @@ public final class Database: Sendable {
             try FileManager.default.createDirectory(atPath: config.directory, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: path, toPath: destination.path)
             do {
+                try upgradeLegacyDatabase(in: destination, config: config)
                 let core = try DatabaseCore(bundle: destination, registry: engines, engineName: nil, create: false)
                 defer { try? core.close() }
                 try core.regenerateUUIDs()
