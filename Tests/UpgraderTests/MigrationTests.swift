@@ -116,10 +116,10 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let legacy = try LegacyDatabaseBuilder(in: directory.url)
         let present = Array("present".utf8)
-        let presentDigest = "sha1-" + Data(SHA1.hash(present)).base64EncodedString()
+        let presentDigest = "sha1-" + Data(ReferenceSHA1.digest(present)).base64EncodedString()
         try Data(present).write(to: legacy.bundle.appendingPathComponent("attachments")
-            .appendingPathComponent(LegacyAttachment.blobFileName(sha1: SHA1.hash(present))))
-        let lostDigest = "sha1-" + Data(SHA1.hash(Array("lost".utf8))).base64EncodedString()
+            .appendingPathComponent(LegacyAttachment.blobFileName(sha1: ReferenceSHA1.digest(present))))
+        let lostDigest = "sha1-" + Data(ReferenceSHA1.digest(Array("lost".utf8))).base64EncodedString()
         let body = #"{"_attachments":{"a":{"digest":"\#(presentDigest)","length":7,"stub":true},"#
             + #""b":{"digest":"\#(lostDigest)","length":4,"stub":true}}}"#
         let key = try legacy.addDocument("doc")
@@ -139,9 +139,9 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let legacy = try LegacyDatabaseBuilder(in: directory.url)
         let content = Array("content".utf8)
-        let digest = "sha1-" + Data(SHA1.hash(content)).base64EncodedString()
+        let digest = "sha1-" + Data(ReferenceSHA1.digest(content)).base64EncodedString()
         try Data(content).write(to: legacy.bundle.appendingPathComponent("attachments")
-            .appendingPathComponent(LegacyAttachment.blobFileName(sha1: SHA1.hash(content))))
+            .appendingPathComponent(LegacyAttachment.blobFileName(sha1: ReferenceSHA1.digest(content))))
         let key = try legacy.addDocument("doc")
         try legacy.addRevision(document: key, revID: "1-aa", current: true,
                                json: #"{"_attachments":{"a":{"digest":"\#(digest)","length":7,"stub":true}}}"#,

@@ -60,7 +60,7 @@ struct UpgradedFixture {
             for name in attachments.keys {
                 let blob = try #require(attachments.blob(forKey: name), "blob \(name) of \(doc.id)")
                 let content = try #require(blob.content, "content of \(name) of \(doc.id) in \(fixture)")
-                let digest = "sha1-" + Data(SHA1.hash(Array(content))).base64EncodedString()
+                let digest = "sha1-" + Data(ReferenceSHA1.digest(Array(content))).base64EncodedString()
                 #expect(digest == blob.digest)
                 #expect(Int64(content.count) == attachments.dictionary(forKey: name)?.int64(forKey: "length"))
                 digestsSeen.insert(digest)
