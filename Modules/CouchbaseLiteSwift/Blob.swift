@@ -203,5 +203,6 @@ public final class Blob: @unchecked Sendable, Equatable, Hashable {
         return false
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 }

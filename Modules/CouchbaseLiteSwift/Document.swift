@@ -71,9 +71,13 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     /// Whether the document is deleted.
     var isDeleted: Bool { stored?.isDeleted ?? false }
 
+    /// The number of entries.
     public var count: Int { properties.count }
+    /// The property names: stored ones in stored order, then new ones in the order set.
     public var keys: [String] { properties.keys }
+    /// The value of a property, or nil when it is missing.
     public func value(forKey key: String) -> Any? { properties.value(forKey: key) }
+    /// Whether the property exists (even when it is null).
     public func contains(key: String) -> Bool { properties.contains(key) }
 
     /// The property as an array, or nil.
@@ -81,6 +85,7 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     /// The property as a dictionary, or nil.
     public func dictionary(forKey key: String) -> DictionaryObject? { value(forKey: key) as? DictionaryObject }
 
+    /// The properties as plain Swift values (nested dictionaries and arrays included).
     public func toDictionary() -> [String: Any] {
         var result: [String: Any] = [:]
         for key in keys {
@@ -112,6 +117,7 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
         }
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(count)
@@ -159,16 +165,19 @@ public final class MutableDocument: Document, MutableDictionaryProtocol {
         value(forKey: key) as? MutableDictionaryObject
     }
 
+    /// Sets a property (see ``MutableDictionaryProtocol/setValue(_:forKey:)`` for the types allowed).
     @discardableResult public func setValue(_ value: Any?, forKey key: String) -> Self {
         properties.set(value, forKey: key)
         return self
     }
 
+    /// Removes a property.
     @discardableResult public func removeValue(forKey key: String) -> Self {
         properties.removeValue(forKey: key)
         return self
     }
 
+    /// Replaces every property with `data`.
     @discardableResult public func setData(_ data: [String: Any]) -> Self {
         properties.removeAll()
         for key in data.keys.sorted() { properties.set(data[key], forKey: key) }

@@ -5,6 +5,7 @@ import Fleece
 package enum BlobReferences {
     /// The property that marks a dictionary as a blob reference.
     package static let typeKey = "@type"
+    /// The `@type` value of a blob dictionary.
     package static let blobType = "blob"
     /// The legacy top-level attachments dictionary.
     package static let attachmentsKey = "_attachments"

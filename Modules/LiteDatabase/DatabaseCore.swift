@@ -14,19 +14,29 @@ import Synchronization
 package final class DatabaseCore: Sendable {
     /// Key store names LiteCore uses.
     package enum StoreNames {
+        /// The documents.
         package static let documents = "default"
+        /// Database metadata (UUIDs, shared keys, settings).
         package static let info = "info"
+        /// The local copies of replication checkpoints.
         package static let checkpoints = "checkpoints"
+        /// Checkpoints stored on behalf of remote peers.
         package static let peerCheckpoints = "peerCheckpoints"
     }
 
     /// Keys of records in the `info` store (LiteCore's spelling).
     package enum InfoKeys {
+        /// Versioning scheme: 8 bytes, 0 = revision trees.
         package static let versioning = "versioning"
+        /// The public UUID (16 bytes).
         package static let publicUUID = "publicUUID"
+        /// The private UUID (16 bytes).
         package static let privateUUID = "privateUUID"
+        /// The private UUID before the last copy.
         package static let previousPrivateUUID = "previousPrivateUUID"
+        /// The shared-key table (a Fleece array of strings).
         package static let sharedKeys = "SharedKeys"
+        /// How deep revision trees grow (8 bytes big-endian).
         package static let maxRevTreeDepth = "maxRevTreeDepth"
     }
 
