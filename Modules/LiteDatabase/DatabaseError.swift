@@ -14,7 +14,7 @@ package struct DatabaseError: Error, Sendable, CustomStringConvertible {
         package static let assertionFailed = Code(rawValue: 1)
         /// CBLErrorDomain 2: unimplemented.
         package static let unimplemented = Code(rawValue: 2)
-        /// CBLErrorDomain 4: bad revision i d.
+        /// CBLErrorDomain 4: bad revision ID.
         package static let badRevisionID = Code(rawValue: 4)
         /// CBLErrorDomain 5: corrupt revision data.
         package static let corruptRevisionData = Code(rawValue: 5)
@@ -30,7 +30,7 @@ package struct DatabaseError: Error, Sendable, CustomStringConvertible {
         package static let unexpectedError = Code(rawValue: 10)
         /// CBLErrorDomain 11: cant open file.
         package static let cantOpenFile = Code(rawValue: 11)
-        /// CBLErrorDomain 12: io error.
+        /// CBLErrorDomain 12: I/O error.
         package static let ioError = Code(rawValue: 12)
         /// CBLErrorDomain 14: not writeable.
         package static let notWriteable = Code(rawValue: 14)
@@ -52,7 +52,7 @@ package struct DatabaseError: Error, Sendable, CustomStringConvertible {
         package static let databaseTooOld = Code(rawValue: 27)
         /// CBLErrorDomain 28: database too new.
         package static let databaseTooNew = Code(rawValue: 28)
-        /// CBLErrorDomain 29: bad doc i d.
+        /// CBLErrorDomain 29: bad document ID.
         package static let badDocID = Code(rawValue: 29)
         /// CBLErrorDomain 30: cant upgrade database.
         package static let cantUpgradeDatabase = Code(rawValue: 30)
