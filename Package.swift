@@ -42,7 +42,8 @@ let package = Package(
         // MARK: Database core
         .target(name: "LiteDatabase", dependencies: ["Fleece", "LiteStorage", "BlobStore", crypto],
                 path: "Modules/LiteDatabase"),
-        .target(name: "Upgrader", dependencies: ["CSQLite"], path: "Modules/Upgrader"),
+        .target(name: "Upgrader", dependencies: ["CSQLite", "Fleece", "LiteStorage", "BlobStore", "LiteDatabase"],
+                path: "Modules/Upgrader"),
         .target(name: "DatabaseTools",
                 dependencies: ["LiteDatabase", "Fleece", "LiteStorage", "SQLiteStorage", "RocksDBStorage",
                                "BlobStore", "Upgrader"],
@@ -51,7 +52,7 @@ let package = Package(
         // MARK: Public API
         .target(name: "CouchbaseLiteSwift",
                 dependencies: ["LiteDatabase", "Fleece", "LiteStorage", "SQLiteStorage", "RocksDBStorage",
-                               "BlobStore", "DatabaseTools", logging],
+                               "BlobStore", "Upgrader", "DatabaseTools", logging],
                 path: "Modules/CouchbaseLiteSwift"),
 
         // MARK: Tools
@@ -64,9 +65,9 @@ let package = Package(
         .executableTarget(name: "cblite-convert", dependencies: ["DatabaseTools", argumentParser],
                           path: "Tools/cblite-convert"),
         .executableTarget(name: "cblite-bench",
-                          dependencies: ["CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader", "LiteStorage",
-                                         "SQLiteStorage", "RocksDBStorage", "DatabaseTools", "LiteDatabase", crypto,
-                                         argumentParser],
+                          dependencies: ["CouchbaseLiteSwift", "CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader",
+                                         "LiteStorage", "LiteDatabase", "DatabaseTools",
+                                         "SQLiteStorage", "RocksDBStorage", crypto, argumentParser],
                           path: "Tools/cblite-bench"),
 
         // MARK: Tests
@@ -78,13 +79,14 @@ let package = Package(
                     path: "Tests/BlobStoreTests"),
         .testTarget(name: "LiteDatabaseTests", dependencies: ["LiteDatabase", "TestSupport"],
                     path: "Tests/LiteDatabaseTests"),
-        .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["CouchbaseLiteSwift", "TestSupport"],
+        .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["CouchbaseLiteSwift", "LiteDatabase", "Fleece", "TestSupport", "CSQLite", crypto],
                     path: "Tests/CouchbaseLiteSwiftTests"),
         .testTarget(name: "DatabaseToolsTests",
                     dependencies: ["DatabaseTools", "TestSupport", "LiteDatabase", "LiteStorage", "SQLiteStorage",
                                    "RocksDBStorage", "BlobStore", "Fleece", "CouchbaseLiteSwift"],
                     path: "Tests/DatabaseToolsTests"),
-        .testTarget(name: "UpgraderTests", dependencies: ["Upgrader", "TestSupport", "CSQLite"],
+        .testTarget(name: "UpgraderTests", dependencies: ["Upgrader", "TestSupport", "CSQLite", "CouchbaseLiteSwift",
+                                                         "LiteDatabase", "LiteStorage", "BlobStore", "Fleece"],
                     path: "Tests/UpgraderTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -13,7 +13,9 @@ public class ArrayObject: ArrayProtocol, Equatable, Hashable, Sequence {
         storage = ArrayStorage(source: fleece, database: database, isMutable: mutable)
     }
 
+    /// The number of entries.
     public var count: Int { storage.count }
+    /// The value at `index`, or nil when out of range.
     public func value(at index: Int) -> Any? { storage.value(at: index) }
 
     /// The value as an array, or nil.
@@ -21,6 +23,7 @@ public class ArrayObject: ArrayProtocol, Equatable, Hashable, Sequence {
     /// The value as a dictionary, or nil.
     public func dictionary(at index: Int) -> DictionaryObject? { value(at: index) as? DictionaryObject }
 
+    /// The values as plain Swift values.
     public func toArray() -> [Any] { storage.values.map(ValueConversion.plain) }
 
     /// A mutable copy.
@@ -38,6 +41,7 @@ public class ArrayObject: ArrayProtocol, Equatable, Hashable, Sequence {
         return (0..<lhs.count).allSatisfy { ValueConversion.equal(lhs.value(at: $0), rhs.value(at: $0)) }
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(count) }
 }
 
@@ -69,26 +73,31 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol {
         value(at: index) as? MutableDictionaryObject
     }
 
+    /// Replaces the value at `index` (out of range: logged, nothing changes).
     @discardableResult public func setValue(_ value: Any?, at index: Int) -> Self {
         if !storage.set(value, at: index) { Self.outOfRange("set", index, count) }
         return self
     }
 
+    /// Appends a value.
     @discardableResult public func addValue(_ value: Any?) -> Self {
         storage.append(value)
         return self
     }
 
+    /// Inserts a value at `index` (0…count; otherwise logged, nothing changes).
     @discardableResult public func insertValue(_ value: Any?, at index: Int) -> Self {
         if !storage.insert(value, at: index) { Self.outOfRange("insert at", index, count) }
         return self
     }
 
+    /// Removes the value at `index` (out of range: logged, nothing changes).
     @discardableResult public func removeValue(at index: Int) -> Self {
         if !storage.remove(at: index) { Self.outOfRange("remove", index, count) }
         return self
     }
 
+    /// Replaces every value with `data`.
     @discardableResult public func setData(_ data: [Any]) -> Self {
         storage.replaceAll(data)
         return self

@@ -50,39 +50,72 @@ public protocol MutableArrayProtocol: ArrayProtocol {
 }
 
 extension MutableArrayProtocol {
+    /// Replaces the value at `index` with a string.
     @discardableResult public func setString(_ value: String?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a number.
     @discardableResult public func setNumber(_ value: NSNumber?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with an `Int`.
     @discardableResult public func setInt(_ value: Int, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with an `Int64`.
     @discardableResult public func setInt64(_ value: Int64, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a `Float`.
     @discardableResult public func setFloat(_ value: Float, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a `Double`.
     @discardableResult public func setDouble(_ value: Double, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a boolean.
     @discardableResult public func setBoolean(_ value: Bool, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a date (stored as ISO-8601).
     @discardableResult public func setDate(_ value: Date?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a blob.
     @discardableResult public func setBlob(_ value: Blob?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with an array.
     @discardableResult public func setArray(_ value: ArrayObject?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Replaces the value at `index` with a dictionary.
     @discardableResult public func setDictionary(_ value: DictionaryObject?, at index: Int) -> Self { setValue(value, at: index) }
 
+    /// Appends a string.
     @discardableResult public func addString(_ value: String?) -> Self { addValue(value) }
+    /// Appends a number.
     @discardableResult public func addNumber(_ value: NSNumber?) -> Self { addValue(value) }
+    /// Appends an `Int`.
     @discardableResult public func addInt(_ value: Int) -> Self { addValue(value) }
+    /// Appends an `Int64`.
     @discardableResult public func addInt64(_ value: Int64) -> Self { addValue(value) }
+    /// Appends a `Float`.
     @discardableResult public func addFloat(_ value: Float) -> Self { addValue(value) }
+    /// Appends a `Double`.
     @discardableResult public func addDouble(_ value: Double) -> Self { addValue(value) }
+    /// Appends a boolean.
     @discardableResult public func addBoolean(_ value: Bool) -> Self { addValue(value) }
+    /// Appends a date (stored as ISO-8601).
     @discardableResult public func addDate(_ value: Date?) -> Self { addValue(value) }
+    /// Appends a blob.
     @discardableResult public func addBlob(_ value: Blob?) -> Self { addValue(value) }
+    /// Appends an array.
     @discardableResult public func addArray(_ value: ArrayObject?) -> Self { addValue(value) }
+    /// Appends a dictionary.
     @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { addValue(value) }
 
+    /// Inserts a string at `index`.
     @discardableResult public func insertString(_ value: String?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a number at `index`.
     @discardableResult public func insertNumber(_ value: NSNumber?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts an `Int` at `index`.
     @discardableResult public func insertInt(_ value: Int, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts an `Int64` at `index`.
     @discardableResult public func insertInt64(_ value: Int64, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a `Float` at `index`.
     @discardableResult public func insertFloat(_ value: Float, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a `Double` at `index`.
     @discardableResult public func insertDouble(_ value: Double, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a boolean at `index`.
     @discardableResult public func insertBoolean(_ value: Bool, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a date (stored as ISO-8601) at `index`.
     @discardableResult public func insertDate(_ value: Date?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a blob at `index`.
     @discardableResult public func insertBlob(_ value: Blob?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts an array at `index`.
     @discardableResult public func insertArray(_ value: ArrayObject?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a dictionary at `index`.
     @discardableResult public func insertDictionary(_ value: DictionaryObject?, at index: Int) -> Self { insertValue(value, at: index) }
 }

@@ -133,16 +133,18 @@ public final class Blob: @unchecked Sendable, Equatable, Hashable {
         }
     }
 
-    /// A stream of the content, read from the blob store without loading it into memory.
+    /// A stream of the content, read from the blob store without loading it into memory and
+    /// checked against the digest as it is read.
     public var contentStream: InputStream? {
-        let (content, digest, store) = state.withLock { ($0.content, $0.digest, $0.store) }
+        let (content, digest, length, store) = state.withLock { ($0.content, $0.digest, $0.length, $0.store) }
         switch content {
         case .data(let data): return InputStream(data: data)
         case .file(let url): return InputStream(url: url)
         case .stream: return nil
         case .stored:
-            guard let (store, key) = try? storeAndKey(store, digest), store.contains(key) else { return nil }
-            return InputStream(url: store.url(for: key))
+            guard let (store, key) = try? storeAndKey(store, digest) else { return nil }
+            // Verifies length and digest as it reads; a corrupt file ends the stream with an error.
+            return try? store.makeInputStream(for: key, expectedLength: Int64(clamping: length))
         }
     }
 
@@ -201,5 +203,6 @@ public final class Blob: @unchecked Sendable, Equatable, Hashable {
         return false
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 }

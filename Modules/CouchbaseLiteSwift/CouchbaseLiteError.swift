@@ -82,6 +82,7 @@ public struct CouchbaseLiteError: Error, Sendable, CustomStringConvertible {
         /// The database could not be upgraded.
         public static let cantUpgradeDatabase = Code(rawValue: 30)
 
+        /// The domain and number, e.g. `CBLErrorDomain 7`.
         public var description: String { "CBLErrorDomain \(rawValue)" }
     }
 
@@ -99,6 +100,7 @@ public struct CouchbaseLiteError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// The code and the message, for logs.
     public var description: String {
         "CouchbaseLiteError(\(code.rawValue)): \(message)"
     }

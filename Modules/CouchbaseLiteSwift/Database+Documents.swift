@@ -125,17 +125,20 @@ extension Database {
             throw CouchbaseLiteError(.invalidParameter,
                                      "document \"\(document.id)\" belongs to database \"\(owner.name)\", not \"\(name)\"")
         }
-        let properties = document.properties
         let blobStore = self.blobStore
         let saved = try CouchbaseLiteError.wrapping("saving document \"\(document.id)\"") {
             try core.saveRevision(id: document.id, base: document.stored?.revisionID, deleted: deleting,
                                   policy: policy) { encoder in
-                try DocumentEncoder(encoder: encoder, blobStore: blobStore).encode(properties)
+                if let json = document.unparsedJSON {
+                    try json.withUnsafeBytes { try JSONConverter.write(json: $0, to: encoder) }
+                } else {
+                    try DocumentEncoder(encoder: encoder, blobStore: blobStore).encode(document.properties)
+                }
             }
         }
         guard let saved else { return false }
         let body = try CouchbaseLiteError.wrapping("reading back \"\(document.id)\"") {
-            try saved.body(sharedKeys: core.sharedKeys)
+            try saved.body(sharedKeys: core.sharedKeys, trusted: true)
         }
         document.database = self
         document.stored = saved

@@ -33,8 +33,11 @@ public final class Database: Sendable {
     /// first converted in place (see `InPlaceConversion`); an interrupted conversion is finished
     /// or undone on every open.
     ///
-    /// - Throws: `CouchbaseLiteError` — `.invalidParameter` for a bad name, `.databaseTooOld`
-    ///   for a 1.x database, or what opening or converting the files reports.
+    /// - Throws: `CouchbaseLiteError` — `.invalidParameter` for a bad name, what opening or
+    ///   converting the files reports, and for a Couchbase Lite 1.x database (which is upgraded
+    ///   to 2.x first, into `config.storageEngine`): `.databaseTooOld` when
+    ///   `config.upgradesLegacyDatabases` is false, or the refusal or failure of the upgrade
+    ///   (see `docs/upgrading-from-1x.md`); the 1.x files are then unchanged.
     public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
         try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try DatabaseBundle.validate(name: name)
@@ -43,8 +46,10 @@ public final class Database: Sendable {
         self.config = DatabaseConfiguration(config: config)
         let bundle = DatabaseBundle(name: name, directory: self.config.directory)
         let engineName = self.config.storageEngine?.engineName
+        let configuration = self.config
         core = try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try FileManager.default.createDirectory(atPath: bundle.directory, withIntermediateDirectories: true)
+            try Self.upgradeLegacyDatabase(in: bundle, config: configuration)
             try Self.convertIfNeeded(bundle, to: engineName)
             return try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName)
         }
@@ -109,7 +114,8 @@ public final class Database: Sendable {
     }
 
     /// Copies the database bundle at `path` to a new database `name` in `config.directory`. The
-    /// copy gets new UUIDs, so replicators treat it as a different database.
+    /// copy gets new UUIDs, so replicators treat it as a different database; a Couchbase Lite
+    /// 1.x bundle is copied and the copy upgraded (unless `config` declines upgrades).
     ///
     /// - Throws: `.invalidParameter` when a database `name` already exists there.
     public static func copy(fromPath path: String, toDatabase name: String,
@@ -124,6 +130,7 @@ public final class Database: Sendable {
             try FileManager.default.createDirectory(atPath: config.directory, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: path, toPath: destination.path)
             do {
+                try upgradeLegacyDatabase(in: destination, config: config)
                 let core = try DatabaseCore(bundle: destination, registry: engines, engineName: nil, create: false)
                 defer { try? core.close() }
                 try core.regenerateUUIDs()

@@ -22,16 +22,33 @@ public final class DatabaseConfiguration: @unchecked Sendable {
     /// database).
     public var storageEngine: StorageEngine?
 
+    /// Whether opening a Couchbase Lite 1.x database upgrades it to 2.x (the default). When
+    /// false, opening one throws `.databaseTooOld` and changes nothing, so an app can ask its
+    /// user (or make a backup) first and then open it again with this set to true.
+    ///
+    /// ```swift
+    /// let config = DatabaseConfiguration()
+    /// config.upgradesLegacyDatabases = false
+    /// do {
+    ///     database = try Database(name: "app", config: config)
+    /// } catch let error as CouchbaseLiteError where error.code == .databaseTooOld {
+    ///     // a 1.x database: confirm, then open with upgradesLegacyDatabases = true
+    /// }
+    /// ```
+    public var upgradesLegacyDatabases: Bool
+
     /// Makes the default configuration.
     public init() {
         directory = Self.defaultDirectory
         storageEngine = nil
+        upgradesLegacyDatabases = true
     }
 
     /// Makes a copy of another configuration.
     public init(config: DatabaseConfiguration?) {
         directory = config?.directory ?? Self.defaultDirectory
         storageEngine = config?.storageEngine
+        upgradesLegacyDatabases = config?.upgradesLegacyDatabases ?? true
     }
 
     /// `<current directory>/CouchbaseLite`.

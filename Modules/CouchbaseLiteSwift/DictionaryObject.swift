@@ -13,9 +13,13 @@ public class DictionaryObject: DictionaryProtocol, Equatable, Hashable, Sequence
         storage = DictionaryStorage(source: fleece, database: database, isMutable: mutable)
     }
 
+    /// The number of entries.
     public var count: Int { storage.count }
+    /// The property names: stored ones in stored order, then new ones in the order set.
     public var keys: [String] { storage.keys }
+    /// The value of a property, or nil when it is missing.
     public func value(forKey key: String) -> Any? { storage.value(forKey: key) }
+    /// Whether the property exists (even when it is null).
     public func contains(key: String) -> Bool { storage.contains(key) }
 
     /// The property as an array, or nil.
@@ -26,6 +30,7 @@ public class DictionaryObject: DictionaryProtocol, Equatable, Hashable, Sequence
         return value is Blob ? nil : value as? DictionaryObject
     }
 
+    /// The properties as plain Swift values (nested dictionaries and arrays included).
     public func toDictionary() -> [String: Any] {
         var result: [String: Any] = [:]
         for key in keys {
@@ -53,6 +58,7 @@ public class DictionaryObject: DictionaryProtocol, Equatable, Hashable, Sequence
         }
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for key in keys.sorted() { hasher.combine(key) }
@@ -96,16 +102,19 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         value(forKey: key) as? MutableDictionaryObject
     }
 
+    /// Sets a property (see ``MutableDictionaryProtocol/setValue(_:forKey:)`` for the types allowed).
     @discardableResult public func setValue(_ value: Any?, forKey key: String) -> Self {
         storage.set(value, forKey: key)
         return self
     }
 
+    /// Removes a property.
     @discardableResult public func removeValue(forKey key: String) -> Self {
         storage.removeValue(forKey: key)
         return self
     }
 
+    /// Replaces every property with `data`.
     @discardableResult public func setData(_ data: [String: Any]) -> Self {
         storage.removeAll()
         for key in data.keys.sorted() { storage.set(data[key], forKey: key) }

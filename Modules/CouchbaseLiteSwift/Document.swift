@@ -19,15 +19,49 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     var stored: StoredDocument?
     /// Keeps the Fleece bytes the properties point into alive.
     var body: FleeceDocument?
-    /// The properties.
-    var properties: DictionaryStorage
+    private var loadedProperties: DictionaryStorage?
+    /// JSON the document was made from and nobody has read yet (`MutableDocument(id:json:)`):
+    /// a save parses it straight into the stored form, once.
+    private(set) var unparsedJSON: [UInt8]?
+
+    /// The properties (parsed from ``unparsedJSON`` on first use).
+    var properties: DictionaryStorage {
+        get {
+            if let loadedProperties { return loadedProperties }
+            let parsed = parseUnparsedJSON()
+            loadedProperties = parsed
+            unparsedJSON = nil
+            return parsed
+        }
+        set {
+            loadedProperties = newValue
+            unparsedJSON = nil
+        }
+    }
 
     init(id: String, database: Database?, stored: StoredDocument?, body: FleeceDocument?, mutable: Bool) {
         self.id = id
         self.database = database
         self.stored = stored
         self.body = body
-        properties = DictionaryStorage(source: body?.root.dictionary, database: database, isMutable: mutable)
+        loadedProperties = DictionaryStorage(source: body?.root.dictionary, database: database, isMutable: mutable)
+    }
+
+    /// Makes the properties come from `json`, already checked to be a valid JSON object.
+    func setUnparsedJSON(_ json: [UInt8]) {
+        loadedProperties = nil
+        unparsedJSON = json
+    }
+
+    private func parseUnparsedJSON() -> DictionaryStorage {
+        let isMutable = self is MutableDocument
+        guard let json = unparsedJSON,
+              let bytes = try? json.withUnsafeBytes({ try JSONConverter.fleece(fromJSONBytes: $0) }),
+              let parsed = try? FleeceDocument(bytes: bytes, trusted: true) else {
+            return DictionaryStorage(source: nil, database: database, isMutable: isMutable)
+        }
+        body = parsed
+        return DictionaryStorage(source: parsed.root.dictionary, database: database, isMutable: isMutable)
     }
 
     /// The current revision ID (nil for a document never saved).
@@ -37,9 +71,13 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     /// Whether the document is deleted.
     var isDeleted: Bool { stored?.isDeleted ?? false }
 
+    /// The number of entries.
     public var count: Int { properties.count }
+    /// The property names: stored ones in stored order, then new ones in the order set.
     public var keys: [String] { properties.keys }
+    /// The value of a property, or nil when it is missing.
     public func value(forKey key: String) -> Any? { properties.value(forKey: key) }
+    /// Whether the property exists (even when it is null).
     public func contains(key: String) -> Bool { properties.contains(key) }
 
     /// The property as an array, or nil.
@@ -47,6 +85,7 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     /// The property as a dictionary, or nil.
     public func dictionary(forKey key: String) -> DictionaryObject? { value(forKey: key) as? DictionaryObject }
 
+    /// The properties as plain Swift values (nested dictionaries and arrays included).
     public func toDictionary() -> [String: Any] {
         var result: [String: Any] = [:]
         for key in keys {
@@ -78,6 +117,7 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
         }
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(count)
@@ -125,16 +165,19 @@ public final class MutableDocument: Document, MutableDictionaryProtocol {
         value(forKey: key) as? MutableDictionaryObject
     }
 
+    /// Sets a property (see ``MutableDictionaryProtocol/setValue(_:forKey:)`` for the types allowed).
     @discardableResult public func setValue(_ value: Any?, forKey key: String) -> Self {
         properties.set(value, forKey: key)
         return self
     }
 
+    /// Removes a property.
     @discardableResult public func removeValue(forKey key: String) -> Self {
         properties.removeValue(forKey: key)
         return self
     }
 
+    /// Replaces every property with `data`.
     @discardableResult public func setData(_ data: [String: Any]) -> Self {
         properties.removeAll()
         for key in data.keys.sorted() { properties.set(data[key], forKey: key) }

@@ -10,7 +10,9 @@ public final class ListenerToken: Sendable, Hashable {
         self.remove = remove
     }
 
+    /// Equal when they are the same token.
     public static func == (lhs: ListenerToken, rhs: ListenerToken) -> Bool { lhs === rhs }
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 

@@ -5,6 +5,7 @@ import Synchronization
 public enum LogLevel: UInt8, Sendable, Comparable, CaseIterable {
     case debug = 0, verbose, info, warning, error, none
 
+    /// Orders levels from most detailed (`debug`) to `none`.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
     var swiftLogLevel: Logging.Logger.Level {
@@ -25,13 +26,20 @@ public enum LogDomain: UInt8, Sendable, CaseIterable {
 
 /// A set of log domains, for filtering the console.
 public struct LogDomains: OptionSet, Sendable {
+    /// The raw bits.
     public let rawValue: UInt8
+    /// Wraps raw bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// Database messages.
     public static let database = LogDomains(rawValue: 1 << 0)
+    /// Query messages.
     public static let query = LogDomains(rawValue: 1 << 1)
+    /// Replicator messages.
     public static let replicator = LogDomains(rawValue: 1 << 2)
+    /// Network messages.
     public static let network = LogDomains(rawValue: 1 << 3)
+    /// Every domain.
     public static let all: LogDomains = [.database, .query, .replicator, .network]
 
     init(_ domain: LogDomain) { self.init(rawValue: 1 << domain.rawValue) }

@@ -14,5 +14,6 @@ public enum StorageEngine: String, Sendable, CaseIterable, CustomStringConvertib
         }
     }
 
+    /// The engine's name as written in configuration: `sqlite` or `rocksdb`.
     public var description: String { rawValue }
 }

@@ -1,31 +1,37 @@
 import LiteStorage
+import Upgrader
 
-/// The seam where the 1.x → 2.x upgrader plugs into the tools: `cblite-convert` on a 1.x
-/// source calls ``upgrade(source:destination:engine:)``, `cblite --upgrade` calls
-/// ``upgradeInPlace(_:engine:)``.
-///
-/// Until the upgrader is merged both report `.notYetSupported`. Plugging it in is replacing
-/// each `throw` with one call (the `migration` branch's `LegacyUpgrader`), shown in each
-/// function's comment; callers and tests of the tools do not change.
+/// Where the 1.x → 2.x upgrader (`LegacyUpgrader`) plugs into the tools: `cblite-convert` on a
+/// 1.x source calls ``upgrade(source:destination:engine:)``, `cblite --upgrade` calls
+/// ``upgradeInPlace(_:engine:)``. Each is one call; the upgrader builds beside, verifies and
+/// swaps, and leaves the 1.x original intact on any failure.
 package enum LegacyUpgrade {
     /// Upgrades the 1.x bundle at `source` into the new 2.x bundle `destination` stored with
     /// `engine`, never modifying `source`.
-    /// - Throws: `.notYetSupported` for now.
+    /// - Throws: `DatabaseToolsError` carrying the upgrader's `UpgraderError` (its message names
+    ///   the database and, for a bad document, the document).
     package static func upgrade(source: DatabaseLocation, destination: DatabaseLocation,
                                 engine: any StorageEngine) throws {
-        // try LegacyUpgrader(registry: DatabaseLocation.registry, engineName: engine.name)
-        //     .convert(legacyBundleAt: source.path, to: destination.bundle)
-        throw DatabaseToolsError(.notYetSupported, "\(source.path) is a Couchbase Lite 1.x database; upgrading "
-                                 + "1.x databases is not yet supported by these tools (to \(destination.path), "
-                                 + "\(engine.name))")
+        try wrapping(source) {
+            try LegacyUpgrader(registry: DatabaseLocation.registry, engineName: engine.name)
+                .convert(legacyBundleAt: source.path, to: destination.bundle)
+        }
     }
 
     /// Upgrades the 1.x database at `location` in place, stored with `engine` (`cblite --upgrade`).
-    /// - Throws: `.notYetSupported` for now.
+    /// - Throws: as ``upgrade(source:destination:engine:)``.
     package static func upgradeInPlace(_ location: DatabaseLocation, engine: any StorageEngine) throws {
-        // try LegacyUpgrader(registry: DatabaseLocation.registry, engineName: engine.name)
-        //     .upgradeInPlace(location.bundle)
-        throw DatabaseToolsError(.notYetSupported, "\(location.path) is a Couchbase Lite 1.x database; upgrading "
-                                 + "1.x databases in place is not yet supported by these tools (\(engine.name))")
+        try wrapping(location) {
+            try LegacyUpgrader(registry: DatabaseLocation.registry, engineName: engine.name)
+                .upgradeInPlace(location.bundle)
+        }
+    }
+
+    private static func wrapping(_ location: DatabaseLocation, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as UpgraderError {
+            throw DatabaseToolsError(.upgradeRequired, error.message, underlying: error)
+        }
     }
 }

@@ -32,7 +32,7 @@ package struct FleeceDict: Sendable, Sequence {
 
     /// The value for a key given as UTF-8 bytes, or nil.
     package func value(forKeyBytes key: UnsafeRawBufferPointer) -> FleeceValue? {
-        if let sharedKeys = value.document.sharedKeys, let index = sharedKeys.index(forBytes: key) {
+        if let keys = value.document.keys, let index = keys.index(forBytes: key) {
             if let found = self.value(forSharedKey: index) { return found }
         }
         guard let index = search(key) else { return nil }
@@ -48,8 +48,10 @@ package struct FleeceDict: Sendable, Sequence {
             let middle = (low + high) >> 1
             let offset = keyOffset(middle)
             let order: Int
-            if reader.byte(offset) >> 4 == 0 {
-                let stored = Int(FleeceValue(document: value.document, offset: offset).int64)
+            let b0 = reader.byte(offset)
+            if b0 >> 4 == 0 {
+                // Shared keys are small non-negative short ints: 12 bits, big-endian.
+                let stored = Int(b0 & 0x0F) << 8 | Int(reader.byte(offset + 1))
                 order = stored < key ? -1 : (stored == key ? 0 : 1)
             } else {
                 order = 1   // string keys sort after every integer key
@@ -87,7 +89,7 @@ package struct FleeceDict: Sendable, Sequence {
         let key = FleeceValue(document: value.document, offset: keyOffset(index))
         if let string = key.string { return string }
         let number = Int(key.int64)
-        return value.document.sharedKeys?.string(for: number) ?? String(number)
+        return value.document.keys?.string(for: number) ?? value.document.sharedKeys?.string(for: number) ?? String(number)
     }
 
     /// The key at `index` as a value (a string, or an integer for a shared key).

@@ -15,6 +15,8 @@ package final class FleeceDocument: @unchecked Sendable {
     package let byteCount: Int
     /// The shared-key table dictionary keys are looked up and decoded with.
     package let sharedKeys: SharedKeys?
+    /// The shared keys as they were when the document was opened (see `SharedKeys.snapshot()`).
+    let keys: SharedKeys.Snapshot?
     let rootOffset: Int
 
     /// Validates and takes a copy of `bytes`.
@@ -25,6 +27,7 @@ package final class FleeceDocument: @unchecked Sendable {
         (base, rootOffset) = try bytes.withUnsafeBytes { try Self.load($0, trusted: trusted) }
         byteCount = bytes.count
         self.sharedKeys = sharedKeys
+        keys = sharedKeys?.snapshot()
     }
 
     /// Validates and takes a copy of the bytes at `buffer` (e.g. straight from a database row).
@@ -32,6 +35,7 @@ package final class FleeceDocument: @unchecked Sendable {
         (base, rootOffset) = try Self.load(buffer, trusted: trusted)
         byteCount = buffer.count
         self.sharedKeys = sharedKeys
+        keys = sharedKeys?.snapshot()
     }
 
     private static func load(_ buffer: UnsafeRawBufferPointer, trusted: Bool) throws -> (UnsafeMutableRawPointer, Int) {

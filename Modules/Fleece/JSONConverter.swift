@@ -34,6 +34,16 @@ package enum JSONConverter {
         try parser.parseDocument()
     }
 
+    /// Checks that `json` is valid JSON (or JSON5) that ``write(json:to:json5:maximumDepth:)``
+    /// would accept, without encoding anything.
+    ///
+    /// - Throws: ``FleeceError`` (`.jsonError`) with the byte offset of the problem.
+    package static func validate(json: UnsafeRawBufferPointer, json5: Bool = false,
+                                 maximumDepth: Int = defaultMaximumDepth) throws {
+        var parser = JSONParser(text: json, encoder: JSONValidationSink(), json5: json5, maximumDepth: maximumDepth)
+        try parser.parseDocument()
+    }
+
     /// Converts Fleece bytes to JSON text (validating them first).
     package static func json(fromFleece bytes: [UInt8], sharedKeys: SharedKeys? = nil, canonical: Bool = false) throws -> String {
         try FleeceDocument(bytes: bytes, sharedKeys: sharedKeys).root.json(canonical: canonical)

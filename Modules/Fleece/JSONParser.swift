@@ -4,18 +4,19 @@ import Glibc
 import Darwin
 #endif
 
-/// Parses JSON (or JSON5) text straight into a ``FleeceEncoder``, with no intermediate object
-/// tree. Numbers are classified as LiteCore 2.8 does: a `.` or exponent makes a double; else a
-/// non-negative integer is unsigned, a negative one signed; beyond 64 bits it becomes a double.
-struct JSONParser {
+/// Parses JSON (or JSON5) text straight into a ``FleeceEncoder`` (or any ``JSONSink``), with no
+/// intermediate object tree. Numbers are classified as LiteCore 2.8 does: a `.` or exponent makes
+/// a double; else a non-negative integer is unsigned, a negative one signed; beyond 64 bits it
+/// becomes a double.
+struct JSONParser<Sink: JSONSink> {
     let text: UnsafeRawBufferPointer
-    let encoder: FleeceEncoder
+    let encoder: Sink
     let json5: Bool
     let maximumDepth: Int
     var position = 0
     var scratch: [UInt8] = []
 
-    init(text: UnsafeRawBufferPointer, encoder: FleeceEncoder, json5: Bool, maximumDepth: Int) {
+    init(text: UnsafeRawBufferPointer, encoder: Sink, json5: Bool, maximumDepth: Int) {
         self.text = text
         self.encoder = encoder
         self.json5 = json5

@@ -23,6 +23,15 @@ package final class MutableArray {
     /// The number of items.
     package var count: Int { items.count }
 
+    /// A deep copy: nested mutable containers are copied, read values are shared (they are
+    /// immutable).
+    package func copy() -> MutableArray {
+        let copy = source.map { MutableArray($0) } ?? MutableArray()
+        copy.items = items.map { $0.deepCopy() }
+        copy.isChanged = isChanged
+        return copy
+    }
+
     /// The item at `index`, or nil when out of range.
     package subscript(index: Int) -> MutableValue? {
         index >= 0 && index < items.count ? items[index] : nil
@@ -100,5 +109,14 @@ package final class MutableArray {
         encoder.beginArray(reservingCapacity: items.count)
         for item in items { item.encode(to: encoder) }
         encoder.endArray()
+    }
+
+    /// The Fleece bytes of this value alone, keys mapped through `sharedKeys`.
+    ///
+    /// - Throws: ``FleeceError`` when a value cannot be encoded (NaN).
+    package func encoded(sharedKeys: SharedKeys? = nil) throws -> [UInt8] {
+        let encoder = FleeceEncoder(sharedKeys: sharedKeys)
+        encode(to: encoder)
+        return try encoder.finish()
     }
 }

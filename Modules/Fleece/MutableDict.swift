@@ -38,6 +38,16 @@ package final class MutableDict {
 
     private func sourceValue(_ key: String) -> FleeceValue? { source?[key] }
 
+    /// A deep copy: nested mutable containers are copied, read values are shared (they are
+    /// immutable).
+    package func copy() -> MutableDict {
+        let copy = source.map { MutableDict($0) } ?? MutableDict()
+        copy.changes = changes.mapValues { $0.map { $0.deepCopy() } }
+        copy.count = count
+        copy.isChanged = isChanged
+        return copy
+    }
+
     /// The value for `key`, or nil. Setting nil removes the key.
     package subscript(key: String) -> MutableValue? {
         get {
@@ -171,5 +181,14 @@ package final class MutableDict {
             value.encode(to: encoder)
         }
         encoder.endDictionary()
+    }
+
+    /// The Fleece bytes of this value alone, keys mapped through `sharedKeys`.
+    ///
+    /// - Throws: ``FleeceError`` when a value cannot be encoded (NaN).
+    package func encoded(sharedKeys: SharedKeys? = nil) throws -> [UInt8] {
+        let encoder = FleeceEncoder(sharedKeys: sharedKeys)
+        encode(to: encoder)
+        return try encoder.finish()
     }
 }

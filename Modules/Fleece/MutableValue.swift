@@ -68,6 +68,15 @@ package enum MutableValue {
         }
     }
 
+    /// The value with nested mutable containers copied.
+    func deepCopy() -> MutableValue {
+        switch self {
+        case let .array(array): return .array(array.copy())
+        case let .dictionary(dict): return .dictionary(dict.copy())
+        default: return self
+        }
+    }
+
     /// Makes a mutable copy of a read collection (other values are returned as they are).
     static func mutable(_ value: FleeceValue) -> MutableValue {
         if let dict = value.dictionary { return .dictionary(MutableDict(dict)) }

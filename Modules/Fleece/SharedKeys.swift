@@ -16,10 +16,23 @@ package final class SharedKeys: Sendable {
     /// The longest key (in UTF-8 bytes) that is ever made shared.
     package static let maximumKeyLength = 16
 
-    private struct State {
+    /// The table's contents at one moment: an immutable value (copy-on-write storage, so
+    /// taking one costs two retains).
+    struct Snapshot: Sendable {
         var byIndex: [String] = []
         var byKey: [SmallKey: Int] = [:]
+
+        func index(forBytes bytes: UnsafeRawBufferPointer) -> Int? {
+            guard let smallKey = SmallKey(bytes) else { return nil }
+            return byKey[smallKey]
+        }
+
+        func string(for index: Int) -> String? {
+            index >= 0 && index < byIndex.count ? byIndex[index] : nil
+        }
     }
+
+    private typealias State = Snapshot
 
     private let state = Mutex(State())
 
@@ -59,6 +72,10 @@ package final class SharedKeys: Sendable {
         if let smallKey { state.byKey[smallKey] = state.byIndex.count }
         state.byIndex.append(key)
     }
+
+    /// The table as it is now. A document takes one when it is opened: every integer key it
+    /// holds was in the table before it was written, so its lookups need no lock.
+    func snapshot() -> Snapshot { state.withLock { $0 } }
 
     /// The number of keys in the table.
     package var count: Int { state.withLock { $0.byIndex.count } }

@@ -5,6 +5,7 @@ import Fleece
 package enum BlobReferences {
     /// The property that marks a dictionary as a blob reference.
     package static let typeKey = "@type"
+    /// The `@type` value of a blob dictionary.
     package static let blobType = "blob"
     /// The legacy top-level attachments dictionary.
     package static let attachmentsKey = "_attachments"
@@ -14,6 +15,30 @@ package enum BlobReferences {
     package static func containsBlobs(_ body: FleeceValue) -> Bool {
         if let root = body.dictionary, root[attachmentsKey] != nil { return true }
         return containsBlobDictionary(body, depth: 0)
+    }
+
+    /// ``containsBlobs(_:)`` for a whole Fleece body, skipping the walk when the bytes cannot
+    /// hold a blob: `@type` is never a shared key (`@` is not eligible), so a body with a blob
+    /// dictionary holds the string `@type` literally.
+    package static func containsBlobs(body bytes: [UInt8], root: FleeceValue) -> Bool {
+        if let dictionary = root.dictionary, dictionary[attachmentsKey] != nil { return true }
+        guard contains(bytes, typeKeyBytes) else { return false }
+        return containsBlobDictionary(root, depth: 0)
+    }
+
+    private static let typeKeyBytes = Array(typeKey.utf8)
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        let last = haystack.count - needle.count
+        var index = 0
+        while index <= last {
+            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     /// Every blob dictionary in the body (blobs first in document order, then `_attachments`

@@ -13,6 +13,7 @@ package struct DatabaseBundle: Hashable, Sendable {
     /// The folder that contains the bundle.
     package let directory: String
 
+    /// The bundle of database `name` in `directory`.
     package init(name: String, directory: String) {
         self.name = name
         self.directory = directory

@@ -81,7 +81,7 @@ extension DatabaseCore {
                 }
             }
             let hasBlobs = try !deleted && BlobReferences.containsBlobs(
-                FleeceDocument(bytes: body, sharedKeys: sharedKeys, trusted: true).root)
+                body: body, root: FleeceDocument(bytes: body, sharedKeys: sharedKeys, trusted: true).root)
             let revisionID = RevisionID.next(after: parent, deleted: deleted, body: body)
             try document.tree.insert(revisionID, body: body, deleted: deleted, hasAttachments: hasBlobs,
                                      parent: parent, allowConflict: false)

@@ -14,19 +14,29 @@ import Synchronization
 package final class DatabaseCore: Sendable {
     /// Key store names LiteCore uses.
     package enum StoreNames {
+        /// The documents.
         package static let documents = "default"
+        /// Database metadata (UUIDs, shared keys, settings).
         package static let info = "info"
+        /// The local copies of replication checkpoints.
         package static let checkpoints = "checkpoints"
+        /// Checkpoints stored on behalf of remote peers.
         package static let peerCheckpoints = "peerCheckpoints"
     }
 
     /// Keys of records in the `info` store (LiteCore's spelling).
     package enum InfoKeys {
+        /// Versioning scheme: 8 bytes, 0 = revision trees.
         package static let versioning = "versioning"
+        /// The public UUID (16 bytes).
         package static let publicUUID = "publicUUID"
+        /// The private UUID (16 bytes).
         package static let privateUUID = "privateUUID"
+        /// The private UUID before the last copy.
         package static let previousPrivateUUID = "previousPrivateUUID"
+        /// The shared-key table (a Fleece array of strings).
         package static let sharedKeys = "SharedKeys"
+        /// How deep revision trees grow (8 bytes big-endian).
         package static let maxRevTreeDepth = "maxRevTreeDepth"
     }
 
@@ -50,6 +60,8 @@ package final class DatabaseCore: Sendable {
         var isOpen = true
         var pendingChanges: [String] = []
         var expirationTimer: ExpirationTimer?
+        /// `maxRevTreeDepth` as last read or set (it is read on every save).
+        var maxRevTreeDepth: Int?
     }
     private let state = Mutex(State())
     let notifier: ChangeNotifier
@@ -196,6 +208,13 @@ package final class DatabaseCore: Sendable {
 
     /// How deep revision trees may grow before old revisions are pruned.
     package func maxRevTreeDepth() throws -> Int {
+        if let cached = state.withLock({ $0.maxRevTreeDepth }) { return cached }
+        let depth = try readMaxRevTreeDepth()
+        state.withLock { $0.maxRevTreeDepth = depth }
+        return depth
+    }
+
+    private func readMaxRevTreeDepth() throws -> Int {
         guard let record = try DatabaseError.mapping("reading maxRevTreeDepth", { try info.get(InfoKeys.maxRevTreeDepth) }),
               record.body.count == 8 else { return Self.defaultMaxRevTreeDepth }
         let value = record.body.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -207,6 +226,7 @@ package final class DatabaseCore: Sendable {
         guard depth > 0 else { throw DatabaseError(.invalidParameter, "maxRevTreeDepth must be at least 1") }
         let body = withUnsafeBytes(of: UInt64(depth).bigEndian) { Array($0) }
         try inTransaction { _ = try info.set(Record(key: InfoKeys.maxRevTreeDepth, body: body), ifSequence: nil) }
+        state.withLock { $0.maxRevTreeDepth = depth }
     }
 
     /// Runs `body` in one write transaction; joins the caller's transaction when there is one.

@@ -1,6 +1,8 @@
 /// Flags of one revision in a revision tree, with LiteCore's bit values (they are stored).
 package struct RevisionFlags: OptionSet, Hashable, Sendable {
+    /// The raw bits.
     package let rawValue: UInt8
+    /// Wraps raw bits.
     package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// The revision is a deletion (tombstone).
@@ -32,11 +34,15 @@ package struct Revision: Hashable, Sendable {
     /// The revision's Fleece body, when the tree keeps it (leaves, and `keepBody` revisions).
     package var body: [UInt8]?
 
+    /// Whether the revision has no children.
     package var isLeaf: Bool { flags.contains(.leaf) }
+    /// Whether the revision is a deletion.
     package var isDeleted: Bool { flags.contains(.deleted) }
     /// A live leaf: a branch end that is not deleted.
     package var isActive: Bool { isLeaf && !isDeleted }
+    /// Whether the revision is on an unresolved conflicting branch.
     package var isConflict: Bool { flags.contains(.isConflict) }
+    /// Whether the revision was added since the tree was read.
     package var isNew: Bool { flags.contains(.new) }
 }
 

@@ -20,6 +20,7 @@ package struct RevisionID: Hashable, Sendable {
     /// LiteCore refuses generations written with more than 20 digits (beyond UInt64 anyway).
     private static let maxGenerationDigits = 20
 
+    /// A revision ID from its parts.
     package init(generation: UInt64, digest: [UInt8]) {
         self.generation = generation
         self.digest = digest
@@ -155,5 +156,6 @@ extension RevisionID: Comparable {
 }
 
 extension RevisionID: CustomStringConvertible {
+    /// The ASCII form.
     package var description: String { string }
 }

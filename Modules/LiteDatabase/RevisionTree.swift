@@ -22,6 +22,7 @@ package struct RevisionTree: Hashable, Sendable {
 
     /// The number of revisions.
     package var count: Int { revisions.count }
+    /// Whether the tree has no revisions (the document was never saved).
     package var isEmpty: Bool { revisions.isEmpty }
 
     /// The current (winning) revision. Every change re-sorts the tree, so it is the first.

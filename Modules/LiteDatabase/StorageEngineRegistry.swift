@@ -6,6 +6,7 @@ package struct StorageEngineRegistry: Sendable {
     /// The engines, the default first.
     package let engines: [any StorageEngine]
 
+    /// A registry of `engines`, the default first.
     package init(engines: [any StorageEngine]) {
         self.engines = engines
     }

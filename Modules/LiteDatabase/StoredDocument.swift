@@ -45,11 +45,13 @@ package struct StoredDocument: Sendable {
     /// Whether the current revision is a deletion.
     package var isDeleted: Bool { flags.contains(.deleted) }
 
-    /// The current revision's Fleece body, validated, read with the database's shared keys.
-    package func body(sharedKeys: SharedKeys) throws -> FleeceDocument? {
+    /// The current revision's Fleece body, read with the database's shared keys; validated
+    /// unless `trusted` (for a body this process has just encoded itself).
+    package func body(sharedKeys: SharedKeys, trusted: Bool = false) throws -> FleeceDocument? {
         guard let bytes = tree.current?.body else { return nil }
         do {
-            return try FleeceDocument(bytes: bytes.isEmpty ? Self.emptyDictionary : bytes, sharedKeys: sharedKeys)
+            return try FleeceDocument(bytes: bytes.isEmpty ? Self.emptyDictionary : bytes, sharedKeys: sharedKeys,
+                                      trusted: trusted)
         } catch {
             throw DatabaseError(.corruptRevisionData,
                                 "document \"\(id)\": the body of revision \(tree.current?.id.string ?? "?") is not valid Fleece",

@@ -53,12 +53,12 @@ package final class RocksDBByteKeyStore: ByteKeyStore, @unchecked Sendable {
     /// Entries in `range`, in key order.
     package func scan(_ range: ByteKeyRange, descending: Bool) throws -> ByteKeyEnumerator {
         let (lower, upper) = bounds(range)
-        let iterator = file.handle.iterator(view: try file.view(), lower: lower, upper: upper)
+        let iterator = try file.handle.iterator(view: try file.view(), lower: lower, upper: upper)
         if descending { iterator.seekLast() } else { iterator.seekFirst() }
         let prefixLength = prefix.count
         return ByteKeyEnumerator(next: {
             guard try iterator.isValid() else { return nil }
-            let entry = ByteKeyEntry(key: [UInt8](iterator.key.dropFirst(prefixLength)),
+            let entry = ByteKeyEntry(key: [UInt8](UnsafeRawBufferPointer(rebasing: iterator.key.dropFirst(prefixLength))),
                                      value: [UInt8](iterator.value))
             if descending { iterator.previous() } else { iterator.next() }
             return entry
@@ -68,7 +68,7 @@ package final class RocksDBByteKeyStore: ByteKeyStore, @unchecked Sendable {
     /// The number of entries.
     package func count() throws -> Int {
         let (lower, upper) = bounds(.all)
-        let iterator = file.handle.iterator(view: try file.view(), lower: lower, upper: upper)
+        let iterator = try file.handle.iterator(view: try file.view(), lower: lower, upper: upper)
         defer { iterator.close() }
         var count = 0
         iterator.seekFirst()

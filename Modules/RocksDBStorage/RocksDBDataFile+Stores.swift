@@ -30,7 +30,7 @@ extension RocksDBDataFile {
 
     private func names(_ kind: RocksDBLayout.Kind) throws -> [String] {
         let prefix = RocksDBLayout.catalogPrefix(kind)
-        let iterator = handle.iterator(view: try view(), lower: prefix,
+        let iterator = try handle.iterator(view: try view(), lower: prefix,
                                        upper: ByteKeyRange.successor(ofPrefix: prefix))
         defer { iterator.close() }
         var names: [String] = []

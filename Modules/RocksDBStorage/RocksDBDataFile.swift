@@ -4,8 +4,8 @@ import Synchronization
 
 /// A RocksDB database folder (`db.rocksdb/`) opened through the storage seam.
 ///
-/// A transaction is a RocksDB write batch with an index (reads inside it see its writes),
-/// written atomically with a synced WAL on commit; readers read the latest commit or a RocksDB
+/// A transaction is a RocksDB write batch plus a dictionary of its writes (reads inside it see
+/// them, see ``RocksDBPendingWrites``), written atomically with a synced WAL on commit; readers read the latest commit or a RocksDB
 /// snapshot. Across processes RocksDB's LOCK file lets only one process open the folder: a second
 /// one gets `StorageError.busy`.
 package final class RocksDBDataFile: DataFile, @unchecked Sendable {
@@ -37,7 +37,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         var touched = false
     }
     struct Transaction {
-        let batch: OpaquePointer
+        let batch: RocksDBPendingWrites
         var stores: [UInt32: StoreMeta] = [:]
     }
     // Invariant: only the thread that owns the transaction (scopes.isWriting) touches it.
@@ -66,8 +66,8 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         return .latest
     }
 
-    /// The open transaction's batch; the calling thread must be inside `write`.
-    func batch() throws -> OpaquePointer {
+    /// The open transaction's writes; the calling thread must be inside `write`.
+    func batch() throws -> RocksDBPendingWrites {
         try checkOpen()
         guard !isReadOnly else {
             throw StorageError(.readOnly, "RocksDB database \"\(path)\" was opened read-only")
@@ -79,27 +79,20 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         return transaction.batch
     }
 
-    func put(_ key: [UInt8], _ value: [UInt8], in batch: OpaquePointer) {
-        key.withUnsafeBytes { key in
-            value.withUnsafeBytes { value in
-                rocksdb_writebatch_wi_put(batch, key.baseAddress?.assumingMemoryBound(to: CChar.self), key.count,
-                                          value.baseAddress?.assumingMemoryBound(to: CChar.self), value.count)
-            }
-        }
+    func put(_ key: [UInt8], _ value: [UInt8], in batch: RocksDBPendingWrites) {
+        batch.put(key, value)
     }
 
-    func delete(_ key: [UInt8], in batch: OpaquePointer) {
-        key.withUnsafeBytes { key in
-            rocksdb_writebatch_wi_delete(batch, key.baseAddress?.assumingMemoryBound(to: CChar.self), key.count)
-        }
+    func delete(_ key: [UInt8], in batch: RocksDBPendingWrites) {
+        batch.delete(key)
     }
 
     /// Deletes every key in `lower ..< upper` as the transaction sees them.
     /// - Returns: how many keys were deleted.
     @discardableResult
-    func deleteRange(lower: [UInt8], upper: [UInt8]?, in batch: OpaquePointer) throws -> Int {
-        // Write batches with an index do not support DeleteRange, so keys go one by one.
-        let iterator = handle.iterator(view: .transaction(batch), lower: lower, upper: upper)
+    func deleteRange(lower: [UInt8], upper: [UInt8]?, in batch: RocksDBPendingWrites) throws -> Int {
+        // Key by key (not DeleteRange), so that reads inside the transaction see the deletions.
+        let iterator = try handle.iterator(view: .transaction(batch), lower: lower, upper: upper)
         var keys: [[UInt8]] = []
         iterator.seekFirst()
         while try iterator.isValid() {
@@ -129,10 +122,12 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
             return try body()
         }
         try shared.lockWriter()
-        // overwrite_key = 1: a key written twice in one batch reads as its last value.
-        guard let batch = rocksdb_writebatch_wi_create(0, 1) else {
+        let batch: RocksDBPendingWrites
+        do {
+            batch = try RocksDBPendingWrites(path: path)
+        } catch {
             shared.unlockWriter()
-            throw StorageError(.engineFailure, "RocksDB database \"\(path)\": cannot allocate a write batch")
+            throw error
         }
         transaction = Transaction(batch: batch)
         _ = scopes.enterWrite()
@@ -143,7 +138,6 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
             event = try commit(batch)
         } catch {
             transaction = nil
-            rocksdb_writebatch_wi_destroy(batch)
             // Stores created by the aborted transaction are gone: relearn IDs lazily.
             catalog.withLock { state in
                 state.keyStores.removeAll()
@@ -154,14 +148,13 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
             throw error
         }
         transaction = nil
-        rocksdb_writebatch_wi_destroy(batch)
         _ = scopes.leaveWrite()
         shared.unlockWriter()
         shared.notify(event)
         return result
     }
 
-    private func commit(_ batch: OpaquePointer) throws -> CommitEvent {
+    private func commit(_ batch: RocksDBPendingWrites) throws -> CommitEvent {
         var changes: [CommitEvent.StoreChange] = []
         for (id, meta) in transaction?.stores ?? [:] where meta.touched {
             var value: [UInt8] = []
@@ -172,7 +165,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
                                  lastSequence: meta.lastSequence, purged: meta.purged))
         }
         var error: UnsafeMutablePointer<CChar>?
-        rocksdb_write_writebatch_wi(handle.db, handle.syncWriteOptions, batch, &error)
+        rocksdb_write(handle.db, handle.syncWriteOptions, batch.batch, &error)
         try RocksDBHandle.check(error, path: path, doing: "committing a transaction")
         return CommitEvent(path: path, changes: changes.sorted { $0.store < $1.store })
     }
@@ -210,7 +203,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     package func withReadSnapshot<T>(_ body: () throws -> T) throws -> T {
         try checkOpen()
         if scopes.isWriting || scopes.currentSnapshot != nil { return try body() }
-        let snapshot = RocksDBSnapshot(handle: handle)
+        let snapshot = try RocksDBSnapshot(handle: handle)
         _ = scopes.bind(snapshot)
         defer {
             scopes.unbind()

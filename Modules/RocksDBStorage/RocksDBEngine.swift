@@ -70,7 +70,7 @@ package struct RocksDBEngine: StorageEngine {
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         var creating = false
         if exists && !isFolder.boolValue {
-            let hint = SQLiteMagic.matches(path) ? " (it is a SQLite database: open it with the SQLite engine)" : ""
+            let hint = Self.isSQLiteFile(path) ? " (it is a SQLite database: open it with the SQLite engine)" : ""
             throw StorageError(.notADatabase, "\"\(path)\" is a file, not a RocksDB database folder\(hint)")
         }
         if !exists {
@@ -145,6 +145,10 @@ package struct RocksDBEngine: StorageEngine {
         rocksdb_block_based_options_set_filter_policy(tableOptions, rocksdb_filterpolicy_create_bloom_full(10))
         rocksdb_options_set_block_based_table_factory(options, tableOptions)
         rocksdb_options_set_compression(options, Int32(rocksdb_lz4_compression))
+        // A whole-key bloom filter on the memtable makes the "does this key exist yet?" check of
+        // every insert cheap while the data is still in memory.
+        rocksdb_options_set_memtable_prefix_bloom_size_ratio(options, 0.1)
+        rocksdb_options_set_memtable_whole_key_filtering(options, 1)
         rocksdb_options_set_keep_log_file_num(options, 2)
         rocksdb_options_set_max_log_file_size(options, 1 << 20)
         var error: UnsafeMutablePointer<CChar>?
@@ -164,6 +168,14 @@ package struct RocksDBEngine: StorageEngine {
         return RocksDBHandle(db: db, path: path, readOnly: readOnly, options: options, tableOptions: tableOptions)
     }
 
+    /// Whether `path` starts with SQLite's magic header (to name it in an error message).
+    private static func isSQLiteFile(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let bytes = (try? handle.read(upToCount: 16)).map { [UInt8]($0) } ?? []
+        return bytes == Array("SQLite format 3\0".utf8)
+    }
+
     /// Gives back a data file's use of the shared handle; the last user closes it.
     static func releaseHandle(_ handle: RocksDBHandle, shared: SharedFile) {
         shared.withEngineState { state in
@@ -174,15 +186,5 @@ package struct RocksDBEngine: StorageEngine {
             }
         }
         shared.release()
-    }
-}
-
-/// Recognises a SQLite file by its first 16 bytes, to name it in an error message.
-enum SQLiteMagic {
-    static func matches(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let bytes = (try? handle.read(upToCount: 16)).map { [UInt8]($0) } ?? []
-        return bytes == Array("SQLite format 3\0".utf8)
     }
 }

@@ -14,6 +14,11 @@ final class RocksDBHandle: @unchecked Sendable {
     let syncWriteOptions: OpaquePointer
     // Invariant: changed only with the owning SharedFile's engine-state lock held.
     var users = 0
+    // Open iterators and snapshots pin the handle: RocksDB must outlive them, so a close
+    // requested while some are open happens when the last one is released.
+    private let pinLock = NSLock()
+    private var pins = 0
+    private var closeRequested = false
 
     init(db: OpaquePointer, path: String, readOnly: Bool, options: OpaquePointer, tableOptions: OpaquePointer) {
         self.db = db
@@ -23,11 +28,40 @@ final class RocksDBHandle: @unchecked Sendable {
         self.tableOptions = tableOptions
         readOptions = rocksdb_readoptions_create()
         syncWriteOptions = rocksdb_writeoptions_create()
-        // Durable commits: the WAL is fsynced before write returns (LiteCore's promise too).
-        rocksdb_writeoptions_set_sync(syncWriteOptions, 1)
+        // Commits reach the WAL before write returns, so they survive the process being killed;
+        // like the SQLite engine (LiteCore's `synchronous=normal`), they are not fsynced, so the
+        // last commits may be lost if the machine itself loses power.
+        rocksdb_writeoptions_set_sync(syncWriteOptions, 0)
     }
 
+    /// Keeps the handle open until ``unpin()``; `false` when it is already closing.
+    func pin() -> Bool {
+        pinLock.lock()
+        defer { pinLock.unlock() }
+        guard !closeRequested else { return false }
+        pins += 1
+        return true
+    }
+
+    /// Releases a pin; closes the handle if a close was waiting for it.
+    func unpin() {
+        pinLock.lock()
+        pins -= 1
+        let closeNow = closeRequested && pins == 0
+        pinLock.unlock()
+        if closeNow { destroy() }
+    }
+
+    /// Closes RocksDB now, or when the last open iterator or snapshot is released.
     func close() {
+        pinLock.lock()
+        closeRequested = true
+        let closeNow = pins == 0
+        pinLock.unlock()
+        if closeNow { destroy() }
+    }
+
+    private func destroy() {
         rocksdb_close(db)
         rocksdb_readoptions_destroy(readOptions)
         rocksdb_writeoptions_destroy(syncWriteOptions)
@@ -69,16 +103,11 @@ final class RocksDBHandle: @unchecked Sendable {
         var error: UnsafeMutablePointer<CChar>?
         switch view {
         case .transaction(let batch):
-            var length = 0
-            let value = key.withUnsafeBytes { buffer in
-                rocksdb_writebatch_wi_get_from_batch_and_db(
-                    batch, db, readOptions, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
-                    buffer.count, &length, &error)
+            if let written = batch.lookup(key) {
+                guard let value = written else { return nil }
+                return try value.withUnsafeBytes(body)
             }
-            try Self.check(error, path: path, doing: "reading")
-            guard let value else { return nil }
-            defer { rocksdb_free(value) }
-            return try body(UnsafeRawBufferPointer(start: value, count: length))
+            return try get(key, view: .latest, body)
         case .latest, .snapshot:
             let options = view.readOptions(default: readOptions)
             let slice = key.withUnsafeBytes { buffer in
@@ -95,148 +124,13 @@ final class RocksDBHandle: @unchecked Sendable {
     }
 
     /// An iterator over keys in `lower ..< upper` as `view` sees it.
-    func iterator(view: RocksDBView, lower: [UInt8], upper: [UInt8]?) -> RocksDBIterator {
-        let base = rocksdb_create_iterator(db, view.readOptions(default: readOptions))
-        let iterator: OpaquePointer?
-        if case .transaction(let batch) = view {
-            // Takes over the base iterator: the merged one reads the batch over the database.
-            iterator = rocksdb_writebatch_wi_create_iterator_with_base(batch, base)
-        } else {
-            iterator = base
+    func iterator(view: RocksDBView, lower: [UInt8], upper: [UInt8]?) throws -> RocksDBIterator {
+        guard pin() else {
+            throw StorageError(.closed, "RocksDB database \"\(path)\" is closed")
         }
-        return RocksDBIterator(handle: iterator, lower: lower, upper: upper, path: path)
-    }
-}
-
-/// Which data a RocksDB read sees.
-enum RocksDBView {
-    /// The latest committed data.
-    case latest
-    /// The data committed when the snapshot was taken.
-    case snapshot(RocksDBSnapshot)
-    /// The open transaction's batch over the latest committed data.
-    case transaction(OpaquePointer)
-
-    func readOptions(default options: OpaquePointer) -> OpaquePointer {
-        if case .snapshot(let snapshot) = self { return snapshot.readOptions }
-        return options
-    }
-}
-
-/// A RocksDB snapshot and the read options that read through it.
-final class RocksDBSnapshot: @unchecked Sendable {
-    let handle: RocksDBHandle
-    let snapshot: OpaquePointer
-    let readOptions: OpaquePointer
-
-    init(handle: RocksDBHandle) {
-        self.handle = handle
-        snapshot = rocksdb_create_snapshot(handle.db)
-        readOptions = rocksdb_readoptions_create()
-        rocksdb_readoptions_set_snapshot(readOptions, snapshot)
-    }
-
-    func release() {
-        rocksdb_readoptions_destroy(readOptions)
-        rocksdb_release_snapshot(handle.db, snapshot)
-    }
-}
-
-/// A RocksDB iterator confined to `lower ..< upper` (bounds checked here, because the
-/// batch-merging iterator of a transaction ignores read-option bounds).
-final class RocksDBIterator {
-    private var handle: OpaquePointer?
-    let lower: [UInt8]
-    let upper: [UInt8]?
-    let path: String
-
-    init(handle: OpaquePointer?, lower: [UInt8], upper: [UInt8]?, path: String) {
-        self.handle = handle
-        self.lower = lower
-        self.upper = upper
-        self.path = path
-    }
-
-    deinit { close() }
-
-    func close() {
-        if let handle { rocksdb_iter_destroy(handle) }
-        handle = nil
-    }
-
-    func seekFirst() { seek(lower) }
-
-    func seek(_ key: [UInt8]) {
-        guard let handle else { return }
-        key.withUnsafeBytes {
-            rocksdb_iter_seek(handle, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
-        }
-    }
-
-    /// Positions at the last key `<= key`.
-    func seekForPrevious(_ key: [UInt8]) {
-        guard let handle else { return }
-        key.withUnsafeBytes {
-            rocksdb_iter_seek_for_prev(handle, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
-        }
-    }
-
-    /// Positions at the last key in range.
-    func seekLast() {
-        guard let handle else { return }
-        if let upper {
-            upper.withUnsafeBytes {
-                rocksdb_iter_seek(handle, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
-            }
-            if rocksdb_iter_valid(handle) != 0 { rocksdb_iter_prev(handle) } else { rocksdb_iter_seek_to_last(handle) }
-        } else {
-            rocksdb_iter_seek_to_last(handle)
-        }
-    }
-
-    func next() { if let handle { rocksdb_iter_next(handle) } }
-    func previous() { if let handle { rocksdb_iter_prev(handle) } }
-
-    /// Whether the iterator is on a key inside the range; throws the iterator's error if any.
-    func isValid() throws -> Bool {
-        guard let handle else { return false }
-        guard rocksdb_iter_valid(handle) != 0 else {
-            var error: UnsafeMutablePointer<CChar>?
-            rocksdb_iter_get_error(handle, &error)
-            try RocksDBHandle.check(error, path: path, doing: "iterating")
-            return false
-        }
-        let key = self.key
-        if Self.compare(key, lower) < 0 { return false }
-        if let upper, Self.compare(key, upper) >= 0 { return false }
-        return true
-    }
-
-    /// The current key (valid until the iterator moves).
-    var key: UnsafeRawBufferPointer {
-        guard let handle else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        var length = 0
-        let pointer = rocksdb_iter_key(handle, &length)
-        return UnsafeRawBufferPointer(start: pointer, count: length)
-    }
-
-    /// The current value (valid until the iterator moves).
-    var value: UnsafeRawBufferPointer {
-        guard let handle else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        var length = 0
-        let pointer = rocksdb_iter_value(handle, &length)
-        return UnsafeRawBufferPointer(start: pointer, count: length)
-    }
-
-    /// memcmp order: the byte order RocksDB's default comparator uses.
-    static func compare(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Int {
-        b.withUnsafeBytes { b in
-            let common = min(a.count, b.count)
-            if common > 0, let pa = a.baseAddress, let pb = b.baseAddress {
-                let result = memcmp(pa, pb, common)
-                if result != 0 { return Int(result) }
-            }
-            return a.count - b.count
-        }
+        let iterator = rocksdb_create_iterator(db, view.readOptions(default: readOptions))
+        var overlay: [(key: [UInt8], value: [UInt8]?)] = []
+        if case .transaction(let batch) = view { overlay = batch.entries(lower: lower, upper: upper) }
+        return RocksDBIterator(handle: iterator, owner: self, lower: lower, upper: upper, overlay: overlay)
     }
 }

@@ -40,7 +40,7 @@ extension RocksDBKeyStore: RecordImporting {
     package func setCounters(lastSequence: UInt64, purgeCount: UInt64) throws {
         let batch = try file.batch()
         let prefix = RocksDBLayout.prefix(RocksDBLayout.sequenceTag, id)
-        let iterator = file.handle.iterator(view: .transaction(batch), lower: prefix,
+        let iterator = try file.handle.iterator(view: .transaction(batch), lower: prefix,
                                             upper: ByteKeyRange.successor(ofPrefix: prefix))
         defer { iterator.close() }
         iterator.seekLast()

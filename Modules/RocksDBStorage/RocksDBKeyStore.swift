@@ -61,7 +61,7 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
 
     /// The number of records, optionally counting deleted ones.
     package func recordCount(includeDeleted: Bool) throws -> Int {
-        let iterator = handle.iterator(view: try file.view(), lower: recordPrefix,
+        let iterator = try handle.iterator(view: try file.view(), lower: recordPrefix,
                                        upper: ByteKeyRange.successor(ofPrefix: recordPrefix))
         defer { iterator.close() }
         var count = 0
@@ -92,7 +92,7 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
         let lower = startKey.map(recordKey) ?? recordPrefix
         // The smallest key after `endKey` is `endKey` followed by a zero byte.
         let upper = endKey.map { recordKey($0) + [0] } ?? ByteKeyRange.successor(ofPrefix: recordPrefix)
-        let iterator = handle.iterator(view: try file.view(), lower: lower, upper: upper)
+        let iterator = try handle.iterator(view: try file.view(), lower: lower, upper: upper)
         if options.descending { iterator.seekLast() } else { iterator.seekFirst() }
         let prefixLength = recordPrefix.count
         let path = self.path
@@ -102,7 +102,7 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
                 let value = iterator.value
                 let header = try RocksDBRecordCodec.header(value, path: path)
                 guard options.accepts(header.flags) else { continue }
-                let key = String(decoding: iterator.key.dropFirst(prefixLength), as: UTF8.self)
+                let key = String(decoding: UnsafeRawBufferPointer(rebasing: iterator.key.dropFirst(prefixLength)), as: UTF8.self)
                 return try RocksDBRecordCodec.record(key: key, value, content: options.content, path: path)
             }
             return nil
@@ -114,7 +114,7 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
         let view = try file.view()
         let lower = since == .max ? ByteKeyRange.successor(ofPrefix: sequencePrefix) ?? sequencePrefix
                                   : RocksDBLayout.sequenceKey(id, since + 1)
-        let iterator = handle.iterator(view: view, lower: lower,
+        let iterator = try handle.iterator(view: view, lower: lower,
                                        upper: ByteKeyRange.successor(ofPrefix: sequencePrefix))
         iterator.seekFirst()
         return RecordEnumerator(next: { [self] in
@@ -196,7 +196,7 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
     }
 
     private func expirationIterator() throws -> RocksDBIterator {
-        let iterator = handle.iterator(view: try file.view(), lower: expirationPrefix,
+        let iterator = try handle.iterator(view: try file.view(), lower: expirationPrefix,
                                        upper: ByteKeyRange.successor(ofPrefix: expirationPrefix))
         iterator.seekFirst()
         return iterator

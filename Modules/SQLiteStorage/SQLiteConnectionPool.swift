@@ -43,9 +43,3 @@ final class SQLiteConnectionPool: Sendable {
         for connection in connections { connection.close() }
     }
 }
-
-/// A read snapshot: a reader connection kept inside one read transaction.
-final class SQLiteSnapshot: Sendable {
-    let connection: SQLiteConnection
-    init(connection: SQLiteConnection) { self.connection = connection }
-}

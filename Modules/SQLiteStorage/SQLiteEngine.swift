@@ -69,13 +69,18 @@ package struct SQLiteEngine: StorageEngine {
             return try create(at: path)
         }
         let walExists = FileManager.default.fileExists(atPath: path + "-wal")
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if size == 0 && !walExists && options.create && !options.readOnly {
+            // An empty file is what a creation interrupted before its first commit leaves.
+            return try create(at: path)
+        }
         let header = try SQLiteFileHeader(path: path)
         if !walExists {
             // Without a WAL the header's user_version is the real one; judge before opening.
             try Self.checkVersion(header.userVersion, path: path, allowZero: true)
             try validateImmutably(path)
         }
-        return try openExisting(at: path, readOnly: options.readOnly)
+        return try openExisting(at: path, readOnly: options.readOnly, create: options.create)
     }
 
     private func create(at path: String) throws -> SQLiteDataFile {
@@ -132,16 +137,16 @@ package struct SQLiteEngine: StorageEngine {
         }
     }
 
-    private func openExisting(at path: String, readOnly: Bool) throws -> SQLiteDataFile {
+    private func openExisting(at path: String, readOnly: Bool, create: Bool) throws -> SQLiteDataFile {
         let connection = try SQLiteConnection(
             path: path, flags: (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_EXRESCODE)
         do {
             try connection.execute("PRAGMA busy_timeout=10000")
             let isEmpty = try Self.checkSchema(connection, path: path)
             if isEmpty {
-                guard !readOnly else {
+                guard create, !readOnly else {
                     throw StorageError(.notADatabase, "\"\(path)\" is an empty SQLite database, not a "
-                                       + "Couchbase Lite one (opened read-only, so it cannot be initialised)")
+                                       + "Couchbase Lite one; open it with the create option to initialise it")
                 }
                 try connection.execute(SQLiteSchema.perConnectionSettings)
                 try connection.execute(SQLiteSchema.createFile)

@@ -50,9 +50,9 @@ struct SQLiteFileHeader {
         pageCount = u32(24) == u32(92) ? Int(u32(28)) : nil
         userVersion = Int64(Int32(bitPattern: u32(60)))
         if size % pageSize != 0 || (pageCount.map { size < $0 * pageSize } ?? false) {
-            throw StorageError(.corrupt, "SQLite database \"\(path)\" is truncated: \(size) bytes is not "
-                               + "the \(pageCount.map { "\($0) × " } ?? "multiple of ")\(pageSize)-byte pages "
-                               + "its header promises; restore it from a backup")
+            let promised = pageCount.map { "\($0) pages of \(pageSize) bytes" } ?? "whole \(pageSize)-byte pages"
+            throw StorageError(.corrupt, "SQLite database \"\(path)\" is truncated: it has \(size) bytes but its "
+                               + "header promises \(promised); restore it from a backup")
         }
     }
 }

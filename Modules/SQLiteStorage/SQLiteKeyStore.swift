@@ -15,8 +15,20 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
     private struct SQL {
         let insert, update, upsert, purge, countAll, countLive, setExpiration, exists: String
         let getExpiration, nextExpiration, expired: String
+        /// `SELECT … WHERE key=?` / `WHERE sequence=?`, indexed by [content == .all][has expiration].
+        let byKey, bySequence: [[String]]
 
         init(_ table: String) {
+            func select(_ filter: String) -> [[String]] {
+                [false, true].map { all in
+                    [false, true].map { expiration in
+                        "SELECT \(SQLiteKeyStore.selectList(all ? .all : .metaOnly, expiration: expiration)) "
+                            + "FROM \(table) WHERE \(filter)"
+                    }
+                }
+            }
+            byKey = select("key=?")
+            bySequence = select("sequence=?")
             insert = "INSERT OR IGNORE INTO \(table) (key, sequence, flags, version, body) VALUES (?, ?, ?, ?, ?)"
             update = "UPDATE \(table) SET sequence=?, flags=?, version=?, body=? WHERE key=? AND sequence=?"
             upsert = "INSERT INTO \(table) (key, sequence, flags, version, body) VALUES (?, ?, ?, ?, ?) "
@@ -42,7 +54,7 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
 
     // MARK: Reading
 
-    private func selectList(_ content: RecordContent, expiration: Bool) -> String {
+    fileprivate static func selectList(_ content: RecordContent, expiration: Bool) -> String {
         let body = content == .all ? "body" : "length(body)"
         return "sequence, flags, key, version, \(body)" + (expiration ? ", expiration" : "")
     }
@@ -61,8 +73,7 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
     package func get(_ key: String, content: RecordContent) throws -> Record? {
         try file.withReader { connection in
             let expiration = try file.hasExpirationColumn(name, connection)
-            let statement = try connection.cached(
-                "SELECT \(selectList(content, expiration: expiration)) FROM \(table) WHERE key=?")
+            let statement = try connection.cached(sql.byKey[content == .all ? 1 : 0][expiration ? 1 : 0])
             defer { statement.reset() }
             statement.bind(1, key)
             guard try statement.step() else { return nil }
@@ -74,8 +85,7 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
     package func get(sequence: UInt64, content: RecordContent) throws -> Record? {
         try file.withReader { connection in
             let expiration = try file.hasExpirationColumn(name, connection)
-            let statement = try connection.cached(
-                "SELECT \(selectList(content, expiration: expiration)) FROM \(table) WHERE sequence=?")
+            let statement = try connection.cached(sql.bySequence[content == .all ? 1 : 0][expiration ? 1 : 0])
             defer { statement.reset() }
             statement.bind(1, sequence)
             guard try statement.step() else { return nil }
@@ -133,7 +143,7 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
         do {
             expiration = try file.hasExpirationColumn(name, connection)
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-            statement = try connection.prepare("SELECT \(selectList(options.content, expiration: expiration)) "
+            statement = try connection.prepare("SELECT \(Self.selectList(options.content, expiration: expiration)) "
                                                + "FROM \(table)\(filter) ORDER BY \(order)")
         } catch {
             release()

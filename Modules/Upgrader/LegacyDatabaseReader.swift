@@ -125,6 +125,18 @@ package final class LegacyDatabaseReader {
         return LegacyDocumentEnumerator(reader: self, statement: statement)
     }
 
+    /// An enumerator over every migrated document in the order LiteCore's upgrader imports
+    /// them: whatever order SQLite scans `docs` in without `ORDER BY` (row order for 1.2
+    /// schemas; document-ID order for 1.3, where the planner prefers the covering `docid`
+    /// index). The migration uses it so that shared keys are numbered as LiteCore numbers them,
+    /// which decides the order upgraded bodies print in.
+    package func makeDocumentEnumeratorInImportOrder() throws -> LegacyDocumentEnumerator {
+        let statement = try readFailure(while: "listing documents") {
+            try connection.prepare("SELECT doc_id, docid FROM docs")
+        }
+        return LegacyDocumentEnumerator(reader: self, statement: statement)
+    }
+
     /// Calls `body` with every migrated document in turn, reading one at a time.
     package func forEachDocument(_ body: (LegacyDocument) throws -> Void) throws {
         let enumerator = try makeDocumentEnumerator()

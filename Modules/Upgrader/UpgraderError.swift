@@ -26,6 +26,8 @@ package struct UpgraderError: Error, CustomStringConvertible {
         case alreadyUpgraded
         /// Copying or reading files failed (permissions, disk full, …).
         case fileSystem
+        /// Building, checking or installing the 2.x database failed; the 1.x original is intact.
+        case upgradeFailed
 
         /// The `CBLErrorDomain` / LiteCore error number the public API should report.
         package var liteCoreCode: Int {
@@ -37,7 +39,7 @@ package struct UpgraderError: Error, CustomStringConvertible {
             case .notADatabase, .encrypted: 20  // NotADatabaseFile
             case .forestDB, .alreadyUpgraded: 21  // WrongFormat
             case .databaseTooOld: 27         // DatabaseTooOld
-            case .unsupportedSchemaVersion: 30  // CantUpgradeDatabase
+            case .unsupportedSchemaVersion, .upgradeFailed: 30  // CantUpgradeDatabase
             }
         }
     }

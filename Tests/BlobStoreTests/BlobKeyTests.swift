@@ -1,3 +1,4 @@
+import TestSupport
 import BlobStore
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
-import CouchbaseLiteSwift
+@testable import CouchbaseLiteSwift
+import LiteDatabase
 import Foundation
 import Synchronization
 import Testing
@@ -172,6 +173,12 @@ import TestSupport
             let copy = try Database(name: "copy", config: engine.config(in: directory))
             defer { try? copy.close() }
             #expect(copy.document(withID: "doc")?.int(forKey: "v") == 1)
+            let originalCore = try DatabaseCore(bundle: DatabaseBundle(name: "original", directory: directory.path),
+                                                registry: StorageEngineRegistry(engines: [engine.engine]),
+                                                engineName: nil, create: false, readOnly: true)
+            defer { try? originalCore.close() }
+            #expect(try copy.core.privateUUID() != originalCore.privateUUID(), "a copy gets new UUIDs")
+            #expect(try copy.core.publicUUID() != originalCore.publicUUID())
             #expect(throws: CouchbaseLiteError.self) {
                 try Database.copy(fromPath: path, toDatabase: "copy", withConfig: engine.config(in: directory))
             }

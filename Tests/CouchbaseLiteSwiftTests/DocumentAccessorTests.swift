@@ -142,4 +142,27 @@ import TestSupport
             #expect(changed != one)
         }
     }
+
+    @Test(arguments: StorageEngineKind.allCases)
+    func documentsMadeFromJSONSaveAndRead(engine: StorageEngineKind) throws {
+        try withDatabase(engine) { database, _ in
+            let unread = try MutableDocument(id: "a", json: #"{"name":"Ritz","geo":{"lat":48.8},"tags":["x"]}"#)
+            try database.saveDocument(unread)
+            #expect(database.document(withID: "a")?.toJSON() == #"{"name":"Ritz","geo":{"lat":48.8},"tags":["x"]}"#)
+            #expect(unread.string(forKey: "name") == "Ritz", "the saved document reads its new body")
+
+            let read = try MutableDocument(id: "b", json: #"{"n":1}"#)
+            #expect(read.int(forKey: "n") == 1)
+            read.setInt(2, forKey: "n")
+            try database.saveDocument(read)
+            #expect(database.document(withID: "b")?.int(forKey: "n") == 2)
+        }
+    }
+
+    @Test(arguments: ["{", #"{"a":}"#, "[1,2]", "42", #"{"a":1} x"#])
+    func invalidOrNonObjectJSONIsRejected(json: String) {
+        #expect { try MutableDocument(id: "x", json: json) } throws: {
+            ($0 as? CouchbaseLiteError)?.code == .invalidParameter
+        }
+    }
 }

@@ -227,9 +227,21 @@ import TestSupport
             let bundle = try Fixtures.copy("v1/ios130/iosdb.cblite2", into: directory)
             try makeWritable(bundle)
             let before = try FolderSnapshot(bundle)
-            expectOneLineFailure(try ToolRunner.cblite("info", bundle.path), mentioning: "--upgrade")
-            expectOneLineFailure(try ToolRunner.cblite("info", bundle.path, "--upgrade"), mentioning: "not yet supported")
+            for command in ["info", "ls"] {
+                expectOneLineFailure(try ToolRunner.cblite(command, bundle.path), mentioning: "--upgrade")
+            }
             #expect(try FolderSnapshot(bundle) == before)
+        }
+    }
+
+    @Test func upgradeFlagUpgradesALegacyDatabaseInPlace() throws {
+        try withTemporaryDirectory { directory in
+            let bundle = try Fixtures.copy("v1/ios130/iosdb.cblite2", into: directory)
+            try makeWritable(bundle)
+            let result = try ToolRunner.cblite("ls", bundle.path, "--upgrade")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.lines == ["doc1", "doc2"])
+            #expect(try ToolRunner.cblite("info", bundle.path).status == 0)
         }
     }
 

@@ -132,22 +132,6 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["android120", "android130", "ios120", "ios130", "net120", "net130"])
-    func legacySourceIsReportedAsNotYetSupportedAndCreatesNothing(fixture: String) throws {
-        try withTemporaryDirectory { directory in
-            let folder = try Fixtures.url("v1/\(fixture)")
-            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path)
-                .first { $0.hasSuffix(".cblite2") })
-            let bundle = try Fixtures.copy("v1/\(fixture)/\(name)", into: directory)
-            try makeWritable(bundle)
-            let destination = directory.appending("out.cblite2").path
-            let result = try ToolRunner.convert(bundle.path, destination, "--quiet")
-            #expect(result.status != 0)
-            #expect(result.stderr.contains("not yet supported"), "\(result.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: destination))
-        }
-    }
-
     @Test func convertExecutableReportsJSONAndRefusesAnExistingDestination() throws {
         try withTemporaryDirectory { directory in
             let source = try RichDatabase.make(.sqlite, in: directory)

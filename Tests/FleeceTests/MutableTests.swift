@@ -63,6 +63,22 @@ import TestSupport
         #expect(try Self.encoded(dict) == bytes)
     }
 
+    @Test func nanInAMutableDictionaryIsAnEncodingError() {
+        let dict = MutableDict()
+        dict["bad"] = .double(.nan)
+        #expect(throws: FleeceError.self) { try dict.encoded() }
+    }
+
+    @Test func copyIsIndependentOfTheOriginal() throws {
+        let dict = MutableDict(try #require(try FleeceDocument(json: #"{"a":{"b":1},"list":[1]}"#).root.dictionary))
+        dict.mutableDictionary(forKey: "a")?["c"] = .int(2)
+        let copy = dict.copy()
+        copy.mutableDictionary(forKey: "a")?["b"] = .string("changed")
+        copy.mutableArray(forKey: "list")?.append(.int(2))
+        #expect(try FleeceDocument(bytes: dict.encoded()).root.json() == #"{"a":{"b":1,"c":2},"list":[1]}"#)
+        #expect(try FleeceDocument(bytes: copy.encoded()).root.json() == #"{"a":{"b":"changed","c":2},"list":[1,2]}"#)
+    }
+
     @Test func arrayEditsApply() throws {
         let array = MutableArray(try #require(try FleeceDocument(json: "[1,2,3]").root.array))
         array.insert(.int(0), at: 0)

@@ -49,4 +49,34 @@ import TestSupport
                              registry: StorageEngineKind.sqlite.registry, engineName: nil, create: false)
         } throws: { ($0 as? DatabaseError)?.code == .notFound }
     }
+
+    @Test func upgrade27DatabaseEnumeratesInKeyOrder() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy("v2/upgrade_2.7.cblite2", into: directory)
+        let core = try DatabaseCore(bundle: DatabaseBundle(name: "upgrade_2.7", directory: directory.path),
+                                    registry: StorageEngineKind.sqlite.registry, engineName: nil, create: false)
+        defer { try? core.close() }
+        let all = try core.documents.enumerate(startKey: nil, endKey: nil,
+                                                options: .init(includeDeleted: true)).collect()
+        #expect(all.map(\.key) == (1...100).map { String(format: "doc-%03d", $0) })
+        #expect(all.allSatisfy { $0.isDeleted == (Int($0.key.dropFirst(4)) ?? 0 > 50) })
+        let descending = try core.documents.enumerate(startKey: nil, endKey: nil,
+                                                       options: .init(includeDeleted: true, descending: true)).collect()
+        #expect(descending.map(\.key) == all.map(\.key).reversed())
+        let live = try core.documents.enumerate().collect()
+        #expect(live.map(\.key) == (1...50).map { String(format: "doc-%03d", $0) })
+    }
+
+    @Test func upgrade27DatabaseOpensReadOnly() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy("v2/upgrade_2.7.cblite2", into: directory)
+        let core = try DatabaseCore(bundle: DatabaseBundle(name: "upgrade_2.7", directory: directory.path),
+                                    registry: StorageEngineKind.sqlite.registry, engineName: nil,
+                                    create: false, readOnly: true)
+        defer { try? core.close() }
+        #expect(try core.documentCount() == 50)
+        #expect(throws: DatabaseError.self) {
+            try core.saveRevision(id: "new", base: nil, policy: .failOnConflict) { $0.beginDictionary(); $0.endDictionary() }
+        }
+    }
 }

@@ -200,6 +200,15 @@ import TestSupport
         try withTemporaryDataFile(engine, StorageConformance.enumerationFiltersByRequiredFlags)
     }
 
+    @Test(arguments: StorageEngineKind.allCases)
+    func enumerationInsideTransactionSeesItsWrites(engine: StorageEngineKind) throws {
+        try withTemporaryDataFile(engine, StorageConformance.enumerationInsideTransactionSeesItsWrites)
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
+    func byteScanInsideTransactionSeesItsWrites(engine: StorageEngineKind) throws {
+        try withTemporaryDataFile(engine, StorageConformance.byteScanInsideTransactionSeesItsWrites)
+    }
 }
 
 /// Conformance checks that open, close and reopen files themselves.
@@ -234,4 +243,12 @@ import TestSupport
         try StorageConformance.secondInstanceWriterWaitsForFirst(engine)
     }
 
+    @Test(arguments: StorageEngineKind.allCases)
+    func closingWithOpenEnumeratorIsSafe(engine: StorageEngineKind) throws {
+        try StorageConformance.closingWithOpenEnumeratorIsSafe(engine)
+    }
+    @Test(arguments: StorageEngineKind.allCases)
+    func commitsThroughAnotherInstanceAreObserved(engine: StorageEngineKind) throws {
+        try StorageConformance.commitsThroughAnotherInstanceAreObserved(engine)
+    }
 }

@@ -177,3 +177,44 @@ import TestSupport
         }
     }
 }
+
+/// Empty SQLite files: initialised only when the caller asks to create.
+@Suite struct SQLiteEmptyFileTests {
+    private func makeEmptyDatabase(_ directory: TemporaryDirectory) throws -> String {
+        let path = directory.appending("db.sqlite3").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, "PRAGMA page_size=4096; VACUUM;"]
+        try process.run()
+        process.waitUntilExit()
+        return path
+    }
+
+    @Test func emptySQLiteDatabaseIsRefusedWithoutCreate() throws {
+        try withTemporaryDirectory { directory in
+            let path = try makeEmptyDatabase(directory)
+            let before = try FolderSnapshot(directory.url)
+            #expect(throws: StorageError.notADatabase) { try SQLiteEngine().open(at: path, options: .init()) }
+            #expect(try FolderSnapshot(directory.url) == before)
+        }
+    }
+
+    @Test func emptySQLiteDatabaseIsInitialisedWithCreate() throws {
+        try withTemporaryDirectory { directory in
+            let path = try makeEmptyDatabase(directory)
+            let file = try SQLiteEngine().open(at: path, options: .init(create: true))
+            defer { try? file.close() }
+            #expect(try file.write { try file.keyStore("default").set(Record(key: "a"), ifSequence: 0) } == 1)
+        }
+    }
+
+    @Test func zeroByteFileIsInitialisedWithCreate() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending("db.sqlite3").path
+            _ = FileManager.default.createFile(atPath: path, contents: Data())
+            let file = try SQLiteEngine().open(at: path, options: .init(create: true))
+            defer { try? file.close() }
+            #expect(try file.keyStoreNames().isEmpty)
+        }
+    }
+}

@@ -63,6 +63,24 @@ public enum Fixtures {
         let source = try url(relativePath)
         let destination = directory.appending(source.lastPathComponent)
         try FileManager.default.copyItem(at: source, to: destination)
+        try makeWritable(destination)
         return destination
+    }
+
+    /// Fixture files are read-only (a copy keeps their modes); a copy that a test opens must be
+    /// writable by its owner, and removable afterwards.
+    private static func makeWritable(_ url: URL) throws {
+        let fileManager = FileManager.default
+        var paths = [url.path]
+        if let enumerator = fileManager.enumerator(atPath: url.path) {
+            while let relative = enumerator.nextObject() as? String {
+                paths.append(url.appendingPathComponent(relative).path)
+            }
+        }
+        for path in paths {
+            let attributes = try fileManager.attributesOfItem(atPath: path)
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o644
+            try fileManager.setAttributes([.posixPermissions: NSNumber(value: mode | 0o200)], ofItemAtPath: path)
+        }
     }
 }

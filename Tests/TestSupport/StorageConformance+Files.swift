@@ -91,3 +91,23 @@ extension StorageConformance {
         #expect(try store.get("k199") != nil)
     }
 }
+
+extension StorageConformance {
+    /// Closing a file while an enumerator is open is safe: the cursor finishes or fails cleanly,
+    /// and once it is released the file reopens.
+    package static func closingWithOpenEnumeratorIsSafe(_ engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let file = try engine.createDataFile(in: directory)
+            let store = try file.keyStore("default")
+            try insert(["a", "b", "c"], into: store, of: file)
+            let cursor = try store.enumerate()
+            #expect(try cursor.next()?.key == "a")
+            try file.close()
+            _ = try? cursor.collect()
+            cursor.close()
+            let reopened = try engine.open(file.path)
+            defer { try? reopened.close() }
+            #expect(try reopened.keyStore("default").recordCount() == 3)
+        }
+    }
+}

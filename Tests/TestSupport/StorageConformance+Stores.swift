@@ -162,17 +162,3 @@ extension StorageConformance {
     }
 }
 
-/// A small seeded random number generator, so tests and the crash writer are repeatable.
-package struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    /// Starts the sequence at `seed`.
-    package init(seed: UInt64) { state = seed }
-    /// The next number.
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

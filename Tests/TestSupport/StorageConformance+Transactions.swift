@@ -198,3 +198,63 @@ extension StorageConformance {
         }
     }
 }
+
+extension StorageConformance {
+    /// Enumerating inside a transaction merges its inserts, updates and purges with committed
+    /// records, in both directions; the committed view is unchanged until commit.
+    package static func enumerationInsideTransactionSeesItsWrites(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        try insert(["b", "d", "f"], into: store, of: file)
+        try file.write {
+            try store.set(Record(key: "a"), ifSequence: 0)
+            try store.set(Record(key: "e"), ifSequence: 0)
+            try store.set(Record(key: "d", body: [4]), ifSequence: 2)
+            _ = try store.purge("f")
+            #expect(try store.enumerate().collect().map(\.key) == ["a", "b", "d", "e"])
+            #expect(try store.enumerate(options: .init(descending: true)).collect().map(\.key) == ["e", "d", "b", "a"])
+            #expect(try store.enumerate(since: 1, options: .init()).collect().map(\.key) == ["a", "e", "d"])
+            #expect(try store.get("d")?.body == [4])
+            #expect(try store.recordCount() == 4)
+            #expect(try onOtherThread { try store.enumerate().collect().map(\.key) } == ["b", "d", "f"])
+        }
+        #expect(try store.enumerate().collect().map(\.key) == ["a", "b", "d", "e"])
+    }
+
+    /// Scanning byte keys inside a transaction sees its puts and deletions.
+    package static func byteScanInsideTransactionSeesItsWrites(_ file: any DataFile) throws {
+        let store = try file.byteKeyStore("index")
+        try file.write { for byte in UInt8(1)...5 { try store.put([byte], [byte]) } }
+        try file.write {
+            try store.put([0], [0])
+            try store.put([3], [33])
+            _ = try store.delete([2])
+            _ = try store.delete(range: ByteKeyRange(lower: [5]))
+            let entries = try store.scanAll().collect()
+            #expect(entries.map(\.key) == [[0], [1], [3], [4]])
+            #expect(entries.map(\.value) == [[0], [1], [33], [4]])
+            #expect(try store.scan(.all, descending: true).collect().map(\.key) == [[4], [3], [1], [0]])
+            #expect(try store.count() == 4)
+        }
+    }
+}
+
+extension StorageConformance {
+    /// A commit made through another instance on the same path reaches this instance's observers,
+    /// and its records are readable here.
+    package static func commitsThroughAnotherInstanceAreObserved(_ engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let first = try engine.createDataFile(in: directory)
+            defer { try? first.close() }
+            _ = try first.keyStore("default")
+            let second = try engine.open(first.path)
+            defer { try? second.close() }
+            let events = Mutex<[CommitEvent]>([])
+            _ = first.addCommitObserver { event in events.withLock { $0.append(event) } }
+            let store = try second.keyStore("default")
+            try second.write { try store.set(Record(key: "a", body: [1]), ifSequence: 0) }
+            #expect(events.withLock { $0.map(\.changes) } == [[.init(store: "default", previousLastSequence: 0,
+                                                                      lastSequence: 1, purged: 0)]])
+            #expect(try first.keyStore("default").get("a")?.body == [1])
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// Every file under a folder with its SHA-1, size and modification time, to prove that reading
@@ -28,7 +29,7 @@ struct FileSnapshot: Equatable, CustomStringConvertible {
             }
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             let attributes = try fileManager.attributesOfItem(atPath: path)
-            entries[relative] = Entry(sha1: SHA1.hash(bytes), size: bytes.count,
+            entries[relative] = Entry(sha1: ReferenceSHA1.digest(bytes), size: bytes.count,
                                       modified: attributes[.modificationDate] as? Date)
         }
         self.entries = entries

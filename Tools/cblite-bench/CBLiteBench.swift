@@ -4,8 +4,8 @@ import ArgumentParser
 enum BenchmarkAreas {
     // `blobs` first: its memory figure is cleanest in a fresh process (it also resets the peak).
     static var all: [any BenchmarkArea.Type] {
-        [BlobsBenchmarks.self, FleeceBenchmarks.self, StorageBenchmarks.self, UpgraderBenchmarks.self,
-         ToolsBenchmarks.self]
+        [BlobsBenchmarks.self, FleeceBenchmarks.self, StorageBenchmarks.self, DocumentsBenchmarks.self,
+         UpgraderBenchmarks.self, ToolsBenchmarks.self]
     }
 }
 

@@ -24,4 +24,23 @@ enum Stopwatch {
     static func median(iterations: Int, _ body: () throws -> Void) rethrows -> Duration {
         try median(iterations: iterations, setup: {}) { _ in try body() }
     }
+
+    /// Times `ours` and `baseline` alternately, so that a busy spell of the machine hits both
+    /// alike, and returns each one's median.
+    static func pairedMedians(iterations: Int, ours: () throws -> Void,
+                              baseline: () throws -> Void) rethrows -> (Duration, Duration) {
+        var oursTimes: [Duration] = []
+        var baselineTimes: [Duration] = []
+        // The order alternates too: whichever runs first in a pair was seen to run slower.
+        for round in 0..<max(1, iterations) {
+            if round.isMultiple(of: 2) {
+                oursTimes.append(try median(iterations: 1, ours))
+                baselineTimes.append(try median(iterations: 1, baseline))
+            } else {
+                baselineTimes.append(try median(iterations: 1, baseline))
+                oursTimes.append(try median(iterations: 1, ours))
+            }
+        }
+        return (oursTimes.sorted()[oursTimes.count / 2], baselineTimes.sorted()[baselineTimes.count / 2])
+    }
 }

@@ -19,10 +19,11 @@ struct ToolError: Error, CustomStringConvertible {
 /// Reads a whole file, or stdin when `path` is nil or "-".
 func readInput(_ path: String?) throws -> [UInt8] {
     guard let path, path != "-" else { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
         throw ToolError(description: "cannot read \"\(path)\": no such file or not readable")
     }
-    return Array(data)
+    defer { try? handle.close() }
+    return Array(handle.readDataToEndOfFile())
 }
 
 /// Loads a shared-key table from a JSON array of strings (an empty table when the file is absent).

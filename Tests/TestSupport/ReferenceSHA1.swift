@@ -1,7 +1,8 @@
-/// A plain SHA-1 (FIPS 180-4, §6.1), written here so tests check the store's digests against
-/// an implementation that shares no code with the one the store uses.
-enum ReferenceSHA1 {
-    static func digest(_ message: [UInt8]) -> [UInt8] {
+/// A plain SHA-1 (FIPS 180-4, §6.1), written here so tests check digests (blob keys, 1.x
+/// attachment files) against an implementation that shares no code with the one the product uses.
+package enum ReferenceSHA1 {
+    /// The 20-byte SHA-1 digest of `message`.
+    package static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
         var padded = message
         padded.append(0x80)

@@ -1,0 +1,25 @@
+/// What an enumeration of a key store returns and in which order.
+package struct RecordEnumerationOptions: Sendable {
+    /// Include records whose `deleted` flag is set.
+    package var includeDeleted: Bool
+    /// Key order from last to first (key enumeration only; sequence order is always ascending).
+    package var descending: Bool
+    /// Only records with all these flags set (e.g. `.conflicted`).
+    package var requiredFlags: DocumentFlags
+    /// Whether bodies are read.
+    package var content: RecordContent
+
+    /// Makes options; the defaults give live records with bodies in ascending order.
+    package init(includeDeleted: Bool = false, descending: Bool = false,
+                 requiredFlags: DocumentFlags = [], content: RecordContent = .all) {
+        self.includeDeleted = includeDeleted
+        self.descending = descending
+        self.requiredFlags = requiredFlags
+        self.content = content
+    }
+
+    /// Whether a record with these flags passes the filters.
+    package func accepts(_ flags: DocumentFlags) -> Bool {
+        (includeDeleted || !flags.contains(.deleted)) && flags.isSuperset(of: requiredFlags)
+    }
+}

@@ -1,0 +1,25 @@
+import CRocksDB
+import LiteStorage
+
+/// A RocksDB snapshot and the read options that read through it.
+final class RocksDBSnapshot: @unchecked Sendable {
+    let handle: RocksDBHandle
+    let snapshot: OpaquePointer
+    let readOptions: OpaquePointer
+
+    init(handle: RocksDBHandle) throws {
+        guard handle.pin() else {
+            throw StorageError(.closed, "RocksDB database \"\(handle.path)\" is closed")
+        }
+        self.handle = handle
+        snapshot = rocksdb_create_snapshot(handle.db)
+        readOptions = rocksdb_readoptions_create()
+        rocksdb_readoptions_set_snapshot(readOptions, snapshot)
+    }
+
+    func release() {
+        rocksdb_readoptions_destroy(readOptions)
+        rocksdb_release_snapshot(handle.db, snapshot)
+        handle.unpin()
+    }
+}

@@ -1,0 +1,193 @@
+import CouchbaseLiteSwift
+import CSQLite
+import Foundation
+import LiteStorage
+
+/// `cblite-bench documents`: the public API on each engine against raw SQLite storing the same
+/// JSON text in a `(key TEXT PRIMARY KEY, body BLOB)` table, with the same transaction sizes.
+enum DocumentsBenchmarks: BenchmarkArea {
+    static let name = "documents"
+    static let summary = "Import, update and read the travel data set through the public API vs raw SQLite."
+
+    static let batchSize = 1_000
+
+    /// The travel data set as (document ID, JSON text) pairs.
+    static func travelDocuments() throws -> [(id: String, json: String)] {
+        let folder = try fixturesFolder().appendingPathComponent("travel")
+        var documents: [(String, String)] = []
+        for file in ["travel.airlines.jsonl", "travel.hotels.jsonl", "travel.routes.jsonl", "travel-sg.json"] {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.isEmpty {
+                guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      let id = object["_id"] as? String else {
+                    throw StorageError(.invalidParameter, "travel line without _id in \(file)")
+                }
+                documents.append((id, String(line)))
+            }
+        }
+        return documents
+    }
+
+    static func fixturesFolder() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["CBL_FIXTURES"] { return URL(fileURLWithPath: path) }
+        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("shared/fixtures")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        throw StorageError(.notFound, "shared/fixtures not found; run from the project or set CBL_FIXTURES")
+    }
+
+    static func run(_ options: BenchmarkOptions) throws -> BenchmarkReport {
+        let documents = try travelDocuments()
+        let updated = documents.indices.filter { $0 % 10 == 0 }
+        var report = BenchmarkReport(area: name)
+        let scratch = try Scratch()
+        var importTimes: [CouchbaseLiteSwift.StorageEngine: Duration] = [:]
+        for engine in CouchbaseLiteSwift.StorageEngine.allCases {
+            var folder = "", rawPath = ""
+            // Each round imports into a new database and a new raw table, alternating which runs first.
+            let (ourImport, rawImport) = try Stopwatch.pairedMedians(iterations: options.iterations, ours: {
+                folder = try scratch.freshFolder()
+                let database = try open(engine, in: folder)
+                for start in stride(from: 0, to: documents.count, by: batchSize) {
+                    try database.inBatch {
+                        for (id, json) in documents[start..<min(start + batchSize, documents.count)] {
+                            try database.saveDocument(MutableDocument(id: id, json: json))
+                        }
+                    }
+                }
+                try database.close()
+            }, baseline: {
+                rawPath = try scratch.fresh("raw.sqlite3")
+                try RawDocuments.importAll(path: rawPath, documents: documents, batchSize: batchSize)
+            })
+            importTimes[engine] = ourImport
+            let database = try open(engine, in: folder)
+            defer { try? database.close() }
+            let (ourUpdate, rawUpdate) = try Stopwatch.pairedMedians(iterations: options.iterations, ours: {
+                try database.inBatch {
+                    for index in updated {
+                        guard let doc = database.document(withID: documents[index].id)?.toMutable() else {
+                            throw StorageError(.notFound, "benchmark lost \(documents[index].id)")
+                        }
+                        doc.setString("updated", forKey: "bench")
+                        try database.saveDocument(doc)
+                    }
+                }
+            }, baseline: {
+                try RawDocuments.update(path: rawPath, documents: documents, indices: updated)
+            })
+            var found = 0
+            let (ourRead, rawRead) = try Stopwatch.pairedMedians(iterations: options.iterations, ours: {
+                found = 0
+                for (id, _) in documents where database.document(withID: id)?.string(forKey: "_id") == id {
+                    found += 1
+                }
+            }, baseline: {
+                try RawDocuments.readAll(path: rawPath, documents: documents)
+            })
+            guard found == documents.count else { throw StorageError(.notFound, "read \(found) of \(documents.count)") }
+            report.rows += [
+                BenchmarkRow(workload: "\(engine): import \(documents.count) docs, batches of \(batchSize)",
+                             ours: ourImport, baselineName: "raw SQLite JSON text", baseline: rawImport, maximumRatio: 4),
+                BenchmarkRow(workload: "\(engine): update \(updated.count) docs (10%)", ours: ourUpdate,
+                             baselineName: "raw SQLite JSON text", baseline: rawUpdate, maximumRatio: nil),
+                BenchmarkRow(workload: "\(engine): read all by ID", ours: ourRead,
+                             baselineName: "raw SQLite JSON text", baseline: rawRead, maximumRatio: nil),
+            ]
+        }
+        if let sqlite = importTimes[.sqlite], let rocksdb = importTimes[.rocksdb] {
+            report.rows.append(BenchmarkRow(workload: "RocksDB import vs SQLite import", ours: rocksdb,
+                                            baselineName: "our SQLite engine", baseline: sqlite, maximumRatio: 1))
+        }
+        report.notes.append("Travel data set (\(documents.count) JSON documents, `MutableDocument(id:json:)`, one "
+                            + "`inBatch` per \(batchSize)); import includes creating the database. Targets: import at "
+                            + "least 0.25× the raw rate (time ratio ≤ 4); RocksDB import at least as fast as SQLite's (≤ 1).")
+        return report
+    }
+
+    private static func open(_ engine: CouchbaseLiteSwift.StorageEngine, in folder: String) throws -> Database {
+        let config = DatabaseConfiguration()
+        config.directory = folder
+        config.storageEngine = engine
+        return try Database(name: "travel", config: config)
+    }
+}
+
+/// The raw-SQLite baseline: JSON text in a two-column table, WAL and synchronous=normal like the
+/// SQLite engine.
+enum RawDocuments {
+    private static func open(_ path: String) throws -> OpaquePointer {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+                == SQLITE_OK, let handle else { throw StorageError(.engineFailure, "baseline: cannot open \(path)") }
+        try RawSQLite.exec(handle, "PRAGMA journal_mode=WAL; PRAGMA synchronous=normal;")
+        return handle
+    }
+
+    static func importAll(path: String, documents: [(id: String, json: String)], batchSize: Int) throws {
+        let db = try open(path)
+        defer { sqlite3_close_v2(db) }
+        try RawSQLite.exec(db, "CREATE TABLE docs (key TEXT PRIMARY KEY, body BLOB)")
+        let insert = try RawSQLite.prepare(db, "INSERT INTO docs (key, body) VALUES (?, ?)")
+        defer { sqlite3_finalize(insert) }
+        for start in stride(from: 0, to: documents.count, by: batchSize) {
+            try RawSQLite.exec(db, "BEGIN")
+            for (id, json) in documents[start..<min(start + batchSize, documents.count)] {
+                try step(insert, db, id, json)
+            }
+            try RawSQLite.exec(db, "COMMIT")
+        }
+    }
+
+    static func update(path: String, documents: [(id: String, json: String)], indices: [Int]) throws {
+        let db = try open(path)
+        defer { sqlite3_close_v2(db) }
+        let update = try RawSQLite.prepare(db, "UPDATE docs SET body = ?2 WHERE key = ?1")
+        defer { sqlite3_finalize(update) }
+        try RawSQLite.exec(db, "BEGIN")
+        for index in indices {
+            let json = String(documents[index].json.dropLast()) + #","bench":"updated"}"#
+            try step(update, db, documents[index].id, json)
+        }
+        try RawSQLite.exec(db, "COMMIT")
+    }
+
+    static func readAll(path: String, documents: [(id: String, json: String)]) throws {
+        let db = try open(path)
+        defer { sqlite3_close_v2(db) }
+        let select = try RawSQLite.prepare(db, "SELECT body FROM docs WHERE key = ?")
+        defer { sqlite3_finalize(select) }
+        var total = 0
+        for (id, _) in documents {
+            sqlite3_bind_text(select, 1, id, -1, RawSQLite.transient)
+            if sqlite3_step(select) == SQLITE_ROW, let bytes = sqlite3_column_blob(select, 0) {
+                let count = Int(sqlite3_column_bytes(select, 0))
+                total += Array(UnsafeRawBufferPointer(start: bytes, count: count)).count
+            }
+            sqlite3_reset(select)
+        }
+        if total == 0 { throw StorageError(.engineFailure, "baseline read nothing") }
+    }
+
+    private static func step(_ statement: OpaquePointer, _ db: OpaquePointer, _ id: String, _ json: String) throws {
+        sqlite3_bind_text(statement, 1, id, -1, RawSQLite.transient)
+        _ = json.utf8CString.withUnsafeBufferPointer { buffer in
+            sqlite3_bind_blob(statement, 2, buffer.baseAddress, Int32(buffer.count - 1), RawSQLite.transient)
+        }
+        guard sqlite3_step(statement) == SQLITE_DONE else {
+            throw StorageError(.engineFailure, "baseline: \(String(cString: sqlite3_errmsg(db)))")
+        }
+        sqlite3_reset(statement)
+    }
+}
+
+extension Scratch {
+    /// A new, empty folder for a database.
+    func freshFolder() throws -> String {
+        let folder = try fresh("unused")
+        return (folder as NSString).deletingLastPathComponent
+    }
+}
