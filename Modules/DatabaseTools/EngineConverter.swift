@@ -61,9 +61,10 @@ package enum EngineConverter {
         try prepareDestination(destination, force: options.force)
         if case .legacySQLite = source.format {
             let engine = try DatabaseLocation.engine(named: options.engine ?? "RocksDB")
-            try LegacyUpgrade.upgrade(source: source, destination: destination, engine: engine)
-            return Report(sourceEngine: "SQLite (1.x)", destinationEngine: engine.name, itemsCopied: 0,
-                          blobsCopied: 0, verification: nil)
+            // The upgrader verifies its own output against the 1.x database before installing it.
+            let summary = try LegacyUpgrade.upgrade(source: source, destination: destination, engine: engine)
+            return Report(sourceEngine: "SQLite (1.x schema \(summary.schemaVersion))", destinationEngine: engine.name,
+                          itemsCopied: summary.documentCount, blobsCopied: summary.copiedBlobCount, verification: nil)
         }
         try source.refuseLegacy()
         try InPlaceConversion.recover(bundlePath: source.path, registry: DatabaseLocation.registry)

@@ -8,11 +8,13 @@ import Upgrader
 package enum LegacyUpgrade {
     /// Upgrades the 1.x bundle at `source` into the new 2.x bundle `destination` stored with
     /// `engine`, never modifying `source`.
+    /// - Returns: what the upgrader copied (documents, blobs, the 1.x schema version).
     /// - Throws: `DatabaseToolsError` carrying the upgrader's `UpgraderError` (its message names
     ///   the database and, for a bad document, the document).
+    @discardableResult
     package static func upgrade(source: DatabaseLocation, destination: DatabaseLocation,
-                                engine: any StorageEngine) throws {
-        try wrapping(source) {
+                                engine: any StorageEngine) throws -> UpgradeSummary {
+        try wrapping {
             try LegacyUpgrader(registry: DatabaseLocation.registry, engineName: engine.name)
                 .convert(legacyBundleAt: source.path, to: destination.bundle)
         }
@@ -21,15 +23,15 @@ package enum LegacyUpgrade {
     /// Upgrades the 1.x database at `location` in place, stored with `engine` (`cblite --upgrade`).
     /// - Throws: as ``upgrade(source:destination:engine:)``.
     package static func upgradeInPlace(_ location: DatabaseLocation, engine: any StorageEngine) throws {
-        try wrapping(location) {
+        _ = try wrapping {
             try LegacyUpgrader(registry: DatabaseLocation.registry, engineName: engine.name)
                 .upgradeInPlace(location.bundle)
         }
     }
 
-    private static func wrapping(_ location: DatabaseLocation, _ body: () throws -> Void) throws {
+    private static func wrapping<T>(_ body: () throws -> T) throws -> T {
         do {
-            try body()
+            return try body()
         } catch let error as UpgraderError {
             throw DatabaseToolsError(.upgradeRequired, error.message, underlying: error)
         }
