@@ -1,3 +1,4 @@
+import CommandLineSupport
 import ArgumentParser
 
 /// `cblite`: inspect and edit Couchbase Lite databases.

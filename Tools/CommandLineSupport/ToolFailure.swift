@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 
-/// Reports a failure as one line on stderr and exits non-zero.
-enum ToolFailure {
+/// Reports a failure as one line on stderr (`<tool>: <message>`) and exits non-zero; shared by
+/// `cblite` and `cblite-convert`.
+package enum ToolFailure {
     /// Parses the command line and runs `Command`, turning every error — argument errors
     /// included — into one line on stderr; `--help` still prints its full text.
-    static func main<Command: ParsableCommand>(_: Command.Type) -> Never {
+    package static func main<Command: ParsableCommand>(_: Command.Type) -> Never {
         do {
             var command = try Command.parseAsRoot()
             try command.run()
@@ -17,22 +18,27 @@ enum ToolFailure {
                 .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             if !message.isEmpty {
                 let line = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
-                FileHandle.standardError.write(Data("cblite: \(line) (see --help)\n".utf8))
+                FileHandle.standardError.write(Data("\(toolName): \(line) (see --help)\n".utf8))
             }
             Foundation.exit(code.rawValue)
         }
     }
 
-    /// Runs `body`; any error is printed as `cblite: <message>` and becomes exit code 1.
-    static func reporting(_ body: () throws -> Void) throws {
+    /// Runs `body`; any error is printed as `<tool>: <message>` and becomes exit code 1.
+    package static func reporting(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let exit as ExitCode {
             throw exit
         } catch {
             let line = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
-            FileHandle.standardError.write(Data("cblite: \(line)\n".utf8))
+            FileHandle.standardError.write(Data("\(toolName): \(line)\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    /// The running executable's name, as the user typed it.
+    private static var toolName: String {
+        (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "cblite"
     }
 }
