@@ -137,14 +137,7 @@ extension Database {
             }
         }
         guard let saved else { return false }
-        let body = try CouchbaseLiteError.wrapping("reading back \"\(document.id)\"") {
-            try saved.body(sharedKeys: core.sharedKeys, trusted: true)
-        }
-        document.database = self
-        document.stored = saved
-        document.body = body
-        document.properties = DictionaryStorage(source: deleting ? nil : body?.root.dictionary, database: self,
-                                                isMutable: document is MutableDocument)
+        document.didSave(saved, in: self)
         return true
     }
 }

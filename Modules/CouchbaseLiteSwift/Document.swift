@@ -24,19 +24,37 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     /// a save parses it straight into the stored form, once.
     private(set) var unparsedJSON: [UInt8]?
 
-    /// The properties (parsed from ``unparsedJSON`` on first use).
+    /// The properties (parsed from ``unparsedJSON``, or read from the stored body, on first use).
     var properties: DictionaryStorage {
         get {
             if let loadedProperties { return loadedProperties }
-            let parsed = parseUnparsedJSON()
-            loadedProperties = parsed
+            let loaded = unparsedJSON != nil ? parseUnparsedJSON() : openStoredBody()
+            loadedProperties = loaded
             unparsedJSON = nil
-            return parsed
+            return loaded
         }
         set {
             loadedProperties = newValue
             unparsedJSON = nil
         }
+    }
+
+    /// Points the document at a revision just saved; its body is opened when first read (a
+    /// saved document is often dropped unread, e.g. in an import loop).
+    func didSave(_ saved: StoredDocument, in database: Database) {
+        self.database = database
+        stored = saved
+        body = nil
+        loadedProperties = nil
+        unparsedJSON = nil
+    }
+
+    private func openStoredBody() -> DictionaryStorage {
+        let isMutable = self is MutableDocument
+        if body == nil, !(stored?.isDeleted ?? true), let database {
+            body = try? stored?.body(sharedKeys: database.core.sharedKeys, trusted: true)
+        }
+        return DictionaryStorage(source: body?.root.dictionary, database: database, isMutable: isMutable)
     }
 
     init(id: String, database: Database?, stored: StoredDocument?, body: FleeceDocument?, mutable: Bool) {

@@ -26,6 +26,15 @@ package enum BlobReferences {
         return containsBlobDictionary(root, depth: 0)
     }
 
+    /// Whether a body could refer to a blob, judged from its bytes alone (no parsing): it must
+    /// hold the string `@type`, or `_attachments` as a string or as a shared key.
+    package static func mayContainBlobs(body bytes: [UInt8], sharedKeys: SharedKeys) -> Bool {
+        contains(bytes, typeKeyBytes) || sharedKeys.index(for: attachmentsKey) != nil
+            || contains(bytes, attachmentsKeyBytes)
+    }
+
+    private static let attachmentsKeyBytes = Array(attachmentsKey.utf8)
+
     private static let typeKeyBytes = Array(typeKey.utf8)
 
     private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

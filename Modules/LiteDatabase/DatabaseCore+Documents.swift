@@ -72,16 +72,18 @@ extension DatabaseCore {
             if deleted {
                 body = StoredDocument.emptyDictionary
             } else {
-                let encoder = FleeceEncoder(sharedKeys: sharedKeys)
-                try encodeBody(encoder)
-                do {
-                    body = try encoder.finish()
-                } catch {
-                    throw DatabaseError(.invalidParameter, "document \"\(id)\" cannot be encoded", underlying: error)
+                body = try encoders.withEncoder { encoder in
+                    try encodeBody(encoder)
+                    do {
+                        return try encoder.finish()
+                    } catch {
+                        throw DatabaseError(.invalidParameter, "document \"\(id)\" cannot be encoded", underlying: error)
+                    }
                 }
             }
-            let hasBlobs = try !deleted && BlobReferences.containsBlobs(
-                body: body, root: FleeceDocument(bytes: body, sharedKeys: sharedKeys, trusted: true).root)
+            let hasBlobs = try !deleted && BlobReferences.mayContainBlobs(body: body, sharedKeys: sharedKeys)
+                && BlobReferences.containsBlobs(
+                    body: body, root: FleeceDocument(bytes: body, sharedKeys: sharedKeys, trusted: true).root)
             let revisionID = RevisionID.next(after: parent, deleted: deleted, body: body)
             try document.tree.insert(revisionID, body: body, deleted: deleted, hasAttachments: hasBlobs,
                                      parent: parent, allowConflict: false)

@@ -65,6 +65,7 @@ package final class DatabaseCore: Sendable {
     }
     private let state = Mutex(State())
     let notifier: ChangeNotifier
+    let encoders: EncoderPool
     let housekeepingQueue = DispatchQueue(label: "LiteDatabase.housekeeping")
 
     /// Opens the database in `bundle`, creating it when `create` is set and it does not exist.
@@ -144,6 +145,7 @@ package final class DatabaseCore: Sendable {
             throw error
         }
         notifier = ChangeNotifier.forPath(path)
+        encoders = EncoderPool(sharedKeys: sharedKeys)
         if !readOnly {
             do {
                 try ensureInfoRecords()
