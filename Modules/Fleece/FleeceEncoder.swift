@@ -47,7 +47,7 @@ package final class FleeceEncoder {
     var out: [UInt8] = []
     var levels: [Level] = [Level()]
     var depth = 1
-    var strings: [SmallKey: Int] = [:]
+    var strings = SmallKeyTable()
     var firstError: FleeceError?
     var addingKey = false
 
@@ -83,7 +83,7 @@ package final class FleeceEncoder {
         }
         addingKey = false
         depth = 1
-        strings.removeAll(keepingCapacity: true)
+        strings.removeAll()
         firstError = nil
     }
 

@@ -20,7 +20,7 @@ package final class SharedKeys: Sendable {
     /// taking one costs two retains).
     struct Snapshot: Sendable {
         var byIndex: [String] = []
-        var byKey: [SmallKey: Int] = [:]
+        var byKey = SmallKeyTable()
 
         func index(forBytes bytes: UnsafeRawBufferPointer) -> Int? {
             guard let smallKey = SmallKey(bytes) else { return nil }
@@ -97,13 +97,14 @@ package final class SharedKeys: Sendable {
     package func revert(toCount count: Int) {
         state.withLock { state in
             guard count >= 0, count < state.byIndex.count else { return }
-            for key in state.byIndex[count...] {
-                var key = key
-                if let smallKey = key.withUTF8({ SmallKey(UnsafeRawBufferPointer($0)) }) {
-                    state.byKey[smallKey] = nil
-                }
-            }
             state.byIndex.removeSubrange(count...)
+            // The lookup table cannot delete entries; rebuilding it is fine for a rare abort.
+            var table = SmallKeyTable(capacity: state.byIndex.count)
+            for (index, key) in state.byIndex.enumerated() {
+                var key = key
+                if let smallKey = key.withUTF8({ SmallKey(UnsafeRawBufferPointer($0)) }) { table[smallKey] = index }
+            }
+            state.byKey = table
         }
     }
 

@@ -1,9 +1,12 @@
 /// Up to 16 bytes of a short string packed into integers: a hashable key with no allocation,
 /// used for the encoder's string de-duplication table and the shared-key lookup table.
-struct SmallKey: Hashable {
+struct SmallKey: Hashable, Sendable {
     var low: UInt64 = 0
     var high: UInt64 = 0
     var length: UInt8 = 0
+
+    /// The empty key.
+    init() {}
 
     /// Packs `bytes`; nil when it is longer than 16 bytes.
     @inline(__always)

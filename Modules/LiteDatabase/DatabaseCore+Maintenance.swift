@@ -4,10 +4,6 @@ import Foundation
 import LiteStorage
 
 extension DatabaseCore {
-    /// The database's blob store (`Attachments/` in the bundle).
-    package var blobStore: BlobStore {
-        BlobStore(directory: URL(fileURLWithPath: bundle.attachmentsPath, isDirectory: true))
-    }
 
     /// The blobs referred to by any kept revision of any document.
     package func referencedBlobKeys() throws -> Set<BlobKey> {

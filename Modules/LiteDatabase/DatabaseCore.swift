@@ -1,3 +1,4 @@
+import BlobStore
 import Fleece
 import Foundation
 import LiteStorage
@@ -66,6 +67,8 @@ package final class DatabaseCore: Sendable {
     private let state = Mutex(State())
     let notifier: ChangeNotifier
     let encoders: EncoderPool
+    /// The database's blob store (`Attachments/` in the bundle).
+    package let blobStore: BlobStore
     let housekeepingQueue = DispatchQueue(label: "LiteDatabase.housekeeping")
 
     /// Opens the database in `bundle`, creating it when `create` is set and it does not exist.
@@ -78,6 +81,7 @@ package final class DatabaseCore: Sendable {
     package init(bundle: DatabaseBundle, registry: StorageEngineRegistry, engineName: String?,
                  create: Bool = true, readOnly: Bool = false) throws {
         self.bundle = bundle
+        blobStore = BlobStore(directory: URL(fileURLWithPath: bundle.attachmentsPath, isDirectory: true))
         let bundlePath = bundle.path
         let requested: (any StorageEngine)?
         if let engineName {
