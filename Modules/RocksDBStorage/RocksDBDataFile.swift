@@ -42,6 +42,9 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     }
     // Invariant: only the thread that owns the transaction (scopes.isWriting) touches it.
     var transaction: Transaction?
+    /// How many keys the last committed transaction wrote (a capacity hint for the next one);
+    /// only read and written while holding the writer lock.
+    private var lastTransactionWrites = 0
 
     init(path: String, handle: RocksDBHandle, shared: SharedFile, readOnly: Bool) {
         self.path = path
@@ -124,7 +127,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         try shared.lockWriter()
         let batch: RocksDBPendingWrites
         do {
-            batch = try RocksDBPendingWrites(path: path)
+            batch = try RocksDBPendingWrites(path: path, expectedWrites: lastTransactionWrites)
         } catch {
             shared.unlockWriter()
             throw error
@@ -135,6 +138,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         let event: CommitEvent
         do {
             result = try body()
+            lastTransactionWrites = batch.count
             event = try commit(batch)
         } catch {
             transaction = nil
