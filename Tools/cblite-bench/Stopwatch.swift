@@ -26,19 +26,29 @@ enum Stopwatch {
     }
 
     /// Times `ours` and `baseline` alternately, so that a busy spell of the machine hits both
-    /// alike, and returns each one's median.
-    static func pairedMedians(iterations: Int, ours: () throws -> Void,
+    /// alike, and returns each one's median. `prepareOurs`/`prepareBaseline` run untimed before
+    /// each timed run (e.g. to create an empty database).
+    static func pairedMedians(iterations: Int, prepareOurs: () throws -> Void = {},
+                              prepareBaseline: () throws -> Void = {}, ours: () throws -> Void,
                               baseline: () throws -> Void) rethrows -> (Duration, Duration) {
         var oursTimes: [Duration] = []
         var baselineTimes: [Duration] = []
+        func runOurs() throws {
+            try prepareOurs()
+            oursTimes.append(try median(iterations: 1, ours))
+        }
+        func runBaseline() throws {
+            try prepareBaseline()
+            baselineTimes.append(try median(iterations: 1, baseline))
+        }
         // The order alternates too: whichever runs first in a pair was seen to run slower.
         for round in 0..<max(1, iterations) {
             if round.isMultiple(of: 2) {
-                oursTimes.append(try median(iterations: 1, ours))
-                baselineTimes.append(try median(iterations: 1, baseline))
+                try runOurs()
+                try runBaseline()
             } else {
-                baselineTimes.append(try median(iterations: 1, baseline))
-                oursTimes.append(try median(iterations: 1, ours))
+                try runBaseline()
+                try runOurs()
             }
         }
         return (oursTimes.sorted()[oursTimes.count / 2], baselineTimes.sorted()[baselineTimes.count / 2])
