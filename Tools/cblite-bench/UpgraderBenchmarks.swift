@@ -96,30 +96,35 @@ enum UpgraderBenchmarks: BenchmarkArea {
         return statement
     }
 
-    /// The baseline: the reader's queries straight on the file (immutable, so nothing is written).
-    private static func rawRead(_ bundle: URL) throws -> Int {
+    /// Opens a 1.x bundle's database read-only and immutable (nothing is written beside it).
+    private static func openImmutable(_ bundle: URL) throws -> OpaquePointer {
         var connection: OpaquePointer?
         let uri = "file:" + bundle.appendingPathComponent("db.sqlite3").path + "?immutable=1"
         try check(sqlite3_open_v2(uri, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil), connection, "open")
         guard let connection else { throw BenchmarkFailure(description: "open failed") }
+        return connection
+    }
+
+    /// The reader's queries straight on the file: for each document, its ID, the winning
+    /// revision's body and the history (current first).
+    private static func forEachWinner(
+        _ bundle: URL, orderedByID: Bool,
+        _ body: (_ docID: UnsafePointer<UInt8>?, _ json: UnsafeRawBufferPointer, _ history: [String]) throws -> Void
+    ) throws {
+        let connection = try openImmutable(bundle)
         defer { sqlite3_close_v2(connection) }
         _ = LegacyRevisionID.registerCollation(on: connection)
-        let docs = try prepare(connection, "SELECT doc_id, docid FROM docs ORDER BY doc_id")
+        let docs = try prepare(connection, "SELECT doc_id, docid FROM docs" + (orderedByID ? " ORDER BY doc_id" : ""))
         let winner = try prepare(connection, """
             SELECT sequence, revid, parent, deleted, json, no_attachments FROM revs
             WHERE doc_id = ? AND current != 0 ORDER BY deleted, revid DESC LIMIT 1
             """)
         let parent = try prepare(connection, "SELECT revid, parent, doc_id FROM revs WHERE sequence = ?")
         defer { [docs, winner, parent].forEach { sqlite3_finalize($0) } }
-        var count = 0
         while sqlite3_step(docs) == SQLITE_ROW {
             sqlite3_reset(winner)
             sqlite3_bind_int64(winner, 1, sqlite3_column_int64(docs, 0))
             guard sqlite3_step(winner) == SQLITE_ROW else { continue }
-            var body: [UInt8] = []
-            if let pointer = sqlite3_column_blob(winner, 4) {
-                body = Array(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(winner, 4))))
-            }
             var next = sqlite3_column_type(winner, 2) == SQLITE_NULL ? nil : Optional(sqlite3_column_int64(winner, 2))
             var history = [String(cString: sqlite3_column_text(winner, 1))]
             while let sequence = next {
@@ -129,6 +134,17 @@ enum UpgraderBenchmarks: BenchmarkArea {
                 history.append(String(cString: sqlite3_column_text(parent, 0)))
                 next = sqlite3_column_type(parent, 1) == SQLITE_NULL ? nil : sqlite3_column_int64(parent, 1)
             }
+            let json = UnsafeRawBufferPointer(start: sqlite3_column_blob(winner, 4),
+                                              count: Int(sqlite3_column_bytes(winner, 4)))
+            try body(sqlite3_column_text(docs, 1), json, history)
+        }
+    }
+
+    /// The baseline: the reader's queries straight on the file, copying each winning body.
+    private static func rawRead(_ bundle: URL) throws -> Int {
+        var count = 0
+        try forEachWinner(bundle, orderedByID: true) { _, json, history in
+            let body = Array(json)
             if !body.isEmpty && !history.isEmpty { count += 1 }
         }
         return count
@@ -148,40 +164,15 @@ enum UpgraderBenchmarks: BenchmarkArea {
             """, nil, nil, nil), target, "schema")
         let insert = try prepare(target, "INSERT INTO kv_default VALUES (?, ?, 0, ?, ?)")
         defer { sqlite3_finalize(insert) }
-        var connection: OpaquePointer?
-        let uri = "file:" + bundle.appendingPathComponent("db.sqlite3").path + "?immutable=1"
-        try check(sqlite3_open_v2(uri, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil), connection, "open")
-        guard let connection else { throw BenchmarkFailure(description: "open failed") }
-        defer { sqlite3_close_v2(connection) }
-        _ = LegacyRevisionID.registerCollation(on: connection)
-        let docs = try prepare(connection, "SELECT doc_id, docid FROM docs")
-        let winner = try prepare(connection, """
-            SELECT sequence, revid, parent, deleted, json, no_attachments FROM revs
-            WHERE doc_id = ? AND current != 0 ORDER BY deleted, revid DESC LIMIT 1
-            """)
-        let parent = try prepare(connection, "SELECT revid, parent, doc_id FROM revs WHERE sequence = ?")
-        defer { [docs, winner, parent].forEach { sqlite3_finalize($0) } }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         var count = 0
-        while sqlite3_step(docs) == SQLITE_ROW {
-            sqlite3_reset(winner)
-            sqlite3_bind_int64(winner, 1, sqlite3_column_int64(docs, 0))
-            guard sqlite3_step(winner) == SQLITE_ROW else { continue }
-            var history = String(cString: sqlite3_column_text(winner, 1))
-            var next = sqlite3_column_type(winner, 2) == SQLITE_NULL ? nil : Optional(sqlite3_column_int64(winner, 2))
-            while let sequence = next {
-                sqlite3_reset(parent)
-                sqlite3_bind_int64(parent, 1, sequence)
-                guard sqlite3_step(parent) == SQLITE_ROW else { break }
-                history += "," + String(cString: sqlite3_column_text(parent, 0))
-                next = sqlite3_column_type(parent, 1) == SQLITE_NULL ? nil : sqlite3_column_int64(parent, 1)
-            }
+        try forEachWinner(bundle, orderedByID: false) { docID, json, history in
             count += 1
             sqlite3_reset(insert)
-            sqlite3_bind_text(insert, 1, sqlite3_column_text(docs, 1), -1, transient)
+            sqlite3_bind_text(insert, 1, docID, -1, transient)
             sqlite3_bind_int64(insert, 2, Int64(count))
-            sqlite3_bind_text(insert, 3, history, -1, transient)
-            sqlite3_bind_blob(insert, 4, sqlite3_column_blob(winner, 4), sqlite3_column_bytes(winner, 4), transient)
+            sqlite3_bind_text(insert, 3, history.joined(separator: ","), -1, transient)
+            sqlite3_bind_blob(insert, 4, json.baseAddress, Int32(json.count), transient)
             try check(sqlite3_step(insert), target, "insert")
         }
         try check(sqlite3_exec(target, "COMMIT", nil, nil, nil), target, "commit")
@@ -189,10 +180,7 @@ enum UpgraderBenchmarks: BenchmarkArea {
     }
 
     private static func rawUserVersion(_ bundle: URL) throws -> Int {
-        var connection: OpaquePointer?
-        let uri = "file:" + bundle.appendingPathComponent("db.sqlite3").path + "?immutable=1"
-        try check(sqlite3_open_v2(uri, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil), connection, "open")
-        guard let connection else { throw BenchmarkFailure(description: "open failed") }
+        let connection = try openImmutable(bundle)
         defer { sqlite3_close_v2(connection) }
         let statement = try prepare(connection, "PRAGMA user_version")
         defer { sqlite3_finalize(statement) }
