@@ -52,7 +52,7 @@ extension Database {
     ///
     /// ```swift
     /// for await change in database.changes() {
-    ///     print(change.documentIDs)
+    ///     refresh(change.documentIDs)
     /// }
     /// ```
     public func changes() -> AsyncStream<DatabaseChange> {

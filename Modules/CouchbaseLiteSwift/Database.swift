@@ -13,7 +13,7 @@ import SQLiteStorage
 /// let database = try Database(name: "travel")
 /// let doc = MutableDocument(id: "hotel_1").setString("Ritz", forKey: "name")
 /// try database.saveDocument(doc)
-/// print(database.document(withID: "hotel_1")?.string(forKey: "name") ?? "")
+/// let name = database.document(withID: "hotel_1")?.string(forKey: "name")
 /// ```
 public final class Database: Sendable {
     /// Couchbase Lite's logging settings.

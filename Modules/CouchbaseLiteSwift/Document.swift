@@ -7,7 +7,7 @@ import LiteDatabase
 ///
 /// ```swift
 /// if let doc = database.document(withID: "hotel_1") {
-///     print(doc.string(forKey: "name") ?? "?", doc.revisionID ?? "")
+///     let label = "\(doc.string(forKey: "name") ?? "?") at \(doc.revisionID ?? "")"
 /// }
 /// ```
 public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {

@@ -8,7 +8,7 @@ import LiteStorage
 /// file). Writes go in batches of ``batchSize`` records per transaction.
 ///
 /// ```swift
-/// try StorageCopier.copy(from: source, to: destination) { done in print(done) }
+/// try StorageCopier.copy(from: source, to: destination) { done in progress.update(done) }
 /// ```
 package enum StorageCopier {
     /// Records (or byte-key entries) written per destination transaction.

@@ -5,7 +5,7 @@
 /// contents come out in reverse order.
 ///
 /// ```swift
-/// for (path, value) in FleeceDeepIterator(root) { print(FleeceDeepIterator.pathString(path), value.type) }
+/// for (path, value) in FleeceDeepIterator(root) { paths.append(FleeceDeepIterator.pathString(path)) }
 /// ```
 package struct FleeceDeepIterator: Sequence, IteratorProtocol {
     /// One step of a path: a dictionary key or an array index.
