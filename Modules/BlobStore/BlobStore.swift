@@ -1,4 +1,5 @@
 import Foundation
+import LiteSupport
 
 /// Content-addressed blob files in one directory: a database bundle's `Attachments/` folder.
 ///

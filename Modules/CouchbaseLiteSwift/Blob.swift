@@ -1,6 +1,7 @@
 import BlobStore
 import Fleece
 import Foundation
+import LiteSupport
 
 /// Binary content stored beside the database (an image, a PDF…), referred to by a document
 /// property. The content is written to the database's blob store when the document is saved,

@@ -8,7 +8,7 @@ extension Database {
         do {
             return try loadDocument(id: id, includeDeleted: false)
         } catch {
-            Self.log.log(.warning, .database, "Cannot read document \"\(id)\": \(error)")
+            Self.log.log(.error, .database, "Cannot read document \"\(id)\": \(error)")
             return nil
         }
     }
@@ -103,10 +103,25 @@ extension Database {
         }
     }
 
-    /// When a document expires, or nil for never (or when there is no such document).
+    /// When a document expires, or nil for never (or when there is no such document). A read
+    /// failure is logged as an error (this 2.x method cannot throw); ``documentExpiration(withID:)``
+    /// throws it instead.
     public func getDocumentExpiration(withID id: String) -> Date? {
-        guard let milliseconds = try? core.expiration(id: id) else { return nil }
-        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        do {
+            return try documentExpiration(withID: id)
+        } catch {
+            Self.log.log(.error, .database, "Cannot read the expiration of document \"\(id)\": \(error)")
+            return nil
+        }
+    }
+
+    /// When a document expires, or nil for never (or when there is no such document).
+    ///
+    /// - Throws: `CouchbaseLiteError` when the database is closed or cannot be read.
+    public func documentExpiration(withID id: String) throws -> Date? {
+        try CouchbaseLiteError.wrapping("reading the expiration of \"\(id)\"") {
+            try core.expiration(id: id).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        }
     }
 
     /// Runs `block` as one atomic transaction: every change inside is saved together, or none
@@ -124,6 +139,11 @@ extension Database {
         if let owner = document.database, owner !== self, owner.path != path {
             throw CouchbaseLiteError(.invalidParameter,
                                      "document \"\(document.id)\" belongs to database \"\(owner.name)\", not \"\(name)\"")
+        }
+        if !deleting, let failure = document.readFailure {
+            throw CouchbaseLiteError(.corruptRevisionData,
+                                     "document \"\(document.id)\" could not be read, so saving it would replace its "
+                                     + "stored content with nothing; delete or purge it instead", underlying: failure)
         }
         let blobStore = self.blobStore
         let saved = try CouchbaseLiteError.wrapping("saving document \"\(document.id)\"") {

@@ -65,7 +65,23 @@ public final class Database: Sendable {
     public var path: String? { core.isOpen ? core.bundle.path : nil }
 
     /// The number of documents (deleted ones are not counted); 0 once closed.
-    public var count: UInt64 { UInt64((try? core.documentCount()) ?? 0) }
+    public var count: UInt64 {
+        guard core.isOpen else { return 0 }
+        do {
+            return UInt64(try documentCount())
+        } catch {
+            Self.log.log(.error, .database, "Cannot count the documents of \"\(name)\": \(error)")
+            return 0
+        }
+    }
+
+    /// The number of documents that are not deleted.
+    ///
+    /// - Throws: `CouchbaseLiteError` when the database is closed or cannot be read (where
+    ///   ``count``, whose 2.x signature cannot throw, logs the error and answers 0).
+    public func documentCount() throws -> Int {
+        try CouchbaseLiteError.wrapping("counting the documents of \"\(name)\"") { try core.documentCount() }
+    }
 
     /// The engine the database's files are in.
     public var storageEngine: StorageEngine {

@@ -52,10 +52,21 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     private func openStoredBody() -> DictionaryStorage {
         let isMutable = self is MutableDocument
         if body == nil, !(stored?.isDeleted ?? true), let database {
-            body = try? stored?.body(sharedKeys: database.core.sharedKeys, trusted: true)
+            do {
+                body = try stored?.body(sharedKeys: database.core.sharedKeys)
+            } catch {
+                // The properties read as empty, but the document remembers why, so that saving
+                // it (which would replace the stored content with nothing) fails instead.
+                readFailure = error
+                Database.log.log(.error, .database, "Cannot read the body of document \"\(id)\": \(error)")
+            }
         }
         return DictionaryStorage(source: body?.root.dictionary, database: database, isMutable: isMutable)
     }
+
+    /// Why the stored body could not be read, when it could not: such a document reads as
+    /// empty and refuses to be saved.
+    private(set) var readFailure: (any Error)?
 
     init(id: String, database: Database?, stored: StoredDocument?, body: FleeceDocument?, mutable: Bool) {
         self.id = id
@@ -73,13 +84,19 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
 
     private func parseUnparsedJSON() -> DictionaryStorage {
         let isMutable = self is MutableDocument
-        guard let json = unparsedJSON,
-              let bytes = try? json.withUnsafeBytes({ try JSONConverter.fleece(fromJSONBytes: $0) }),
-              let parsed = try? FleeceDocument(bytes: bytes, trusted: true) else {
+        guard let json = unparsedJSON else {
             return DictionaryStorage(source: nil, database: database, isMutable: isMutable)
         }
-        body = parsed
-        return DictionaryStorage(source: parsed.root.dictionary, database: database, isMutable: isMutable)
+        do {
+            let bytes = try json.withUnsafeBytes { try JSONConverter.fleece(fromJSONBytes: $0) }
+            let parsed = try FleeceDocument(bytes: bytes, trusted: true)
+            body = parsed
+            return DictionaryStorage(source: parsed.root.dictionary, database: database, isMutable: isMutable)
+        } catch {
+            readFailure = error
+            Database.log.log(.error, .database, "Cannot parse the JSON of document \"\(id)\": \(error)")
+            return DictionaryStorage(source: nil, database: database, isMutable: isMutable)
+        }
     }
 
     /// The current revision ID (nil for a document never saved).
@@ -116,6 +133,7 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     public func toMutable() -> MutableDocument {
         let copy = MutableDocument(id: id, database: database, stored: stored, body: body)
         copy.properties = properties.mutableCopy()
+        copy.readFailure = readFailure
         return copy
     }
 

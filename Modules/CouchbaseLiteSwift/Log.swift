@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import LiteSupport
 
 /// How much Couchbase Lite logs, from everything (`debug`) to nothing (`none`).
 public enum LogLevel: UInt8, Sendable, Comparable, CaseIterable {
@@ -56,7 +56,7 @@ public protocol CustomLogger: Sendable {
 /// The console log: messages at or above ``level`` in ``domains`` go to swift-log's loggers
 /// labelled `CouchbaseLite.<Domain>` (stderr unless the app bootstraps another backend).
 public final class ConsoleLogger: Sendable {
-    private let state = Mutex((level: LogLevel.warning, domains: LogDomains.all))
+    private let state = Locked((level: LogLevel.warning, domains: LogDomains.all))
 
     /// The least severe level logged (default `.warning`).
     public var level: LogLevel {
@@ -93,7 +93,7 @@ public final class ConsoleLogger: Sendable {
 public final class Log: Sendable {
     /// The console logger.
     public let console = ConsoleLogger()
-    private let customLogger = Mutex<(any CustomLogger)?>(nil)
+    private let customLogger = Locked<(any CustomLogger)?>(nil)
 
     /// An app's own logger, called in addition to the console.
     public var custom: (any CustomLogger)? {

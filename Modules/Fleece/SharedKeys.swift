@@ -1,4 +1,4 @@
-import Synchronization
+import LiteSupport
 
 /// The table that maps short, common dictionary keys to small integers (0…2047), shared by
 /// every document of a database and persisted as a Fleece array of strings.
@@ -34,7 +34,10 @@ package final class SharedKeys: Sendable {
 
     private typealias State = Snapshot
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
+    /// Called when a lookup meets an integer key the table lacks: another writer (another
+    /// process) may have added keys since the table was loaded.
+    private let refresher = Locked<(@Sendable () -> Void)?>(nil)
 
     /// Makes an empty table.
     package init() {}
@@ -50,20 +53,7 @@ package final class SharedKeys: Sendable {
     ///
     /// - Throws: ``FleeceError`` when the data is not valid Fleece or not an array of strings.
     package convenience init(persisted bytes: [UInt8]) throws {
-        if bytes.isEmpty { self.init(); return }
-        let document = try FleeceDocument(bytes: bytes)
-        guard let array = document.root.array else {
-            throw FleeceError(.invalidData, "shared keys: persisted data is not a Fleece array")
-        }
-        var keys: [String] = []
-        keys.reserveCapacity(array.count)
-        for item in array {
-            guard let key = item.string else {
-                throw FleeceError(.invalidData, "shared keys: entry \(keys.count) is not a string")
-            }
-            keys.append(key)
-        }
-        self.init(keys: keys)
+        self.init(keys: try Self.persistedKeys(bytes))
     }
 
     private static func append(_ key: String, to state: inout State) {
@@ -84,35 +74,86 @@ package final class SharedKeys: Sendable {
     package var keys: [String] { state.withLock { $0.byIndex } }
 
     /// The persisted form: Fleece bytes of an array of the keys as strings, in index order.
-    package func persistedBytes() -> [UInt8] {
+    ///
+    /// - Throws: ``FleeceError`` if encoding fails; never returns a partial table, since
+    ///   persisting one would make every stored document decode with wrong keys.
+    package func persistedBytes() throws -> [UInt8] {
         let keys = self.keys
         let encoder = FleeceEncoder()
         encoder.beginArray()
         for key in keys { encoder.writeString(key) }
         encoder.endArray()
-        return (try? encoder.finish()) ?? []
+        return try encoder.finish()
     }
 
     /// Forgets every key added after the first `count` (the keys added by an aborted transaction).
     package func revert(toCount count: Int) {
+        state.withLock { Self.truncate(&$0, toCount: count) }
+    }
+
+    private static func truncate(_ state: inout State, toCount count: Int) {
+        guard count >= 0, count < state.byIndex.count else { return }
+        state.byIndex.removeSubrange(count...)
+        // The lookup table cannot delete entries; rebuilding it is fine for a rare abort.
+        var table = SmallKeyTable(capacity: state.byIndex.count)
+        for (index, key) in state.byIndex.enumerated() {
+            var key = key
+            if let smallKey = key.withUTF8({ SmallKey(UnsafeRawBufferPointer($0)) }) { table[smallKey] = index }
+        }
+        state.byKey = table
+    }
+
+    /// The key string for an integer key, or nil when the table has no such key (even after
+    /// asking the refresher, when one is set, to load keys added elsewhere).
+    package func string(for index: Int) -> String? {
+        guard index >= 0, index < Self.maximumCount else { return nil }
+        if let found = state.withLock({ $0.string(for: index) }) { return found }
+        guard let refresh = refresher.withLock({ $0 }) else { return nil }
+        refresh()
+        return state.withLock { $0.string(for: index) }
+    }
+
+    /// Sets what to call when a lookup meets an unknown integer key; it should load the
+    /// persisted table and pass it to ``reload(keys:)``.
+    package func setRefresher(_ refresh: (@Sendable () -> Void)?) {
+        refresher.withLock { $0 = refresh }
+    }
+
+    /// Makes the table equal to `keys`, the table as persisted: keys the table has beyond
+    /// their common prefix (added by a transaction that did not commit) are dropped, and the
+    /// persisted keys it lacks are appended.
+    ///
+    /// - Returns: whether the table changed.
+    @discardableResult
+    package func reload(keys: [String]) -> Bool {
         state.withLock { state in
-            guard count >= 0, count < state.byIndex.count else { return }
-            state.byIndex.removeSubrange(count...)
-            // The lookup table cannot delete entries; rebuilding it is fine for a rare abort.
-            var table = SmallKeyTable(capacity: state.byIndex.count)
-            for (index, key) in state.byIndex.enumerated() {
-                var key = key
-                if let smallKey = key.withUTF8({ SmallKey(UnsafeRawBufferPointer($0)) }) { table[smallKey] = index }
+            var common = 0
+            while common < keys.count, common < state.byIndex.count, keys[common] == state.byIndex[common] {
+                common += 1
             }
-            state.byKey = table
+            guard common < keys.count || common < state.byIndex.count else { return false }
+            if common < state.byIndex.count { Self.truncate(&state, toCount: common) }
+            for key in keys[common...] { Self.append(key, to: &state) }
+            return true
         }
     }
 
-    /// The key string for an integer key, or nil when the table has no such key.
-    package func string(for index: Int) -> String? {
-        state.withLock { state in
-            index >= 0 && index < state.byIndex.count ? state.byIndex[index] : nil
+    /// Reads a persisted table (Fleece data whose root is an array of strings).
+    package static func persistedKeys(_ bytes: [UInt8]) throws -> [String] {
+        if bytes.isEmpty { return [] }
+        let document = try FleeceDocument(bytes: bytes)
+        guard let array = document.root.array else {
+            throw FleeceError(.invalidData, "shared keys: persisted data is not a Fleece array")
         }
+        var keys: [String] = []
+        keys.reserveCapacity(array.count)
+        for item in array {
+            guard let key = item.string else {
+                throw FleeceError(.invalidData, "shared keys: entry \(keys.count) is not a string")
+            }
+            keys.append(key)
+        }
+        return keys
     }
 
     /// The integer for a key already in the table (never adds).

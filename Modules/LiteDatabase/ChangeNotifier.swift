@@ -1,4 +1,5 @@
-import Synchronization
+import LiteStorage
+import LiteSupport
 
 /// Delivers the IDs of changed documents to every observer of one database file in the
 /// process, so that a change made through one open instance is seen by the others too.
@@ -9,22 +10,24 @@ final class ChangeNotifier: Sendable {
         var nextToken: UInt64 = 1
         var observers: [UInt64: Observer] = [:]
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private final class WeakBox: @unchecked Sendable {
         // @unchecked: only read and written under the registry's lock.
         weak var notifier: ChangeNotifier?
         init(_ notifier: ChangeNotifier) { self.notifier = notifier }
     }
-    private static let registry = Mutex<[String: WeakBox]>([:])
+    private static let registry = Locked<[String: WeakBox]>([:])
 
-    /// The notifier of the database file at `path`.
+    /// The notifier of the database file at `path` (by canonical path, as the write lock is,
+    /// so two spellings of one directory share it).
     static func forPath(_ path: String) -> ChangeNotifier {
-        registry.withLock { registry in
-            if let existing = registry[path]?.notifier { return existing }
+        let key = SharedFile.canonicalPath(path)
+        return registry.withLock { registry in
+            if let existing = registry[key]?.notifier { return existing }
             registry = registry.filter { $0.value.notifier != nil }
             let notifier = ChangeNotifier()
-            registry[path] = WeakBox(notifier)
+            registry[key] = WeakBox(notifier)
             return notifier
         }
     }

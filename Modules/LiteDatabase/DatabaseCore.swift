@@ -2,7 +2,7 @@ import BlobStore
 import Fleece
 import Foundation
 import LiteStorage
-import Synchronization
+import LiteSupport
 
 /// An open database: its data file, the documents and info stores, shared keys, and the
 /// transaction every change goes through. Thread-safe; the public `Database` wraps one.
@@ -56,6 +56,8 @@ package final class DatabaseCore: Sendable {
     package let info: any KeyStore
     /// The key table every document body is encoded with.
     package let sharedKeys: SharedKeys
+    /// The key table with what is known of its persisted copy.
+    let persistedKeys: PersistedSharedKeys
 
     private struct State {
         var isOpen = true
@@ -64,7 +66,7 @@ package final class DatabaseCore: Sendable {
         /// `maxRevTreeDepth` as last read or set (it is read on every save).
         var maxRevTreeDepth: Int?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let notifier: ChangeNotifier
     let encoders: EncoderPool
     /// The database's blob store (`Attachments/` in the bundle).
@@ -133,23 +135,22 @@ package final class DatabaseCore: Sendable {
             info = try DatabaseError.mapping("opening the info store of \"\(bundle.name)\"") {
                 try file.keyStore(StoreNames.info)
             }
-            sharedKeys = try SharedKeysRegistry.shared.keys(forPath: path) {
-                guard let record = try DatabaseError.mapping("reading shared keys", { try file.keyStore(StoreNames.info).get(InfoKeys.sharedKeys) }) else {
-                    return SharedKeys()
-                }
+            let table = try SharedKeysRegistry.shared.table(forPath: path) {
                 do {
-                    return try SharedKeys(persisted: record.body)
-                } catch {
-                    throw DatabaseError(.corruptData, "database \"\(bundle.name)\": its shared-key table is corrupt",
-                                        underlying: error)
+                    return try PersistedSharedKeys(info: file.keyStore(StoreNames.info))
+                } catch let error as StorageError {
+                    throw DatabaseError(storage: error, context: "reading the shared-key table of \"\(bundle.name)\"")
                 }
             }
+            persistedKeys = table
+            sharedKeys = table.keys
         } catch {
             try? file.close()
             throw error
         }
         notifier = ChangeNotifier.forPath(path)
         encoders = EncoderPool(sharedKeys: sharedKeys)
+        persistedKeys.attach(self, info: info)
         if !readOnly {
             do {
                 try ensureInfoRecords()
@@ -238,31 +239,48 @@ package final class DatabaseCore: Sendable {
     /// Runs `body` in one write transaction; joins the caller's transaction when there is one.
     ///
     /// Shared keys added inside are persisted with the transaction, or forgotten when it fails;
-    /// change notifications for the documents it touched are posted after it commits.
+    /// change notifications for the documents it touched are posted after it commits. Everything
+    /// shared with other transactions (the key table, the list of changed documents) is read and
+    /// changed only while the write lock is held.
     package func inTransaction<T>(_ body: () throws -> T) throws -> T {
         try checkOpen()
         if dataFile.isInTransaction { return try body() }
-        let keyCountBefore = sharedKeys.count
+        var changed: [String] = []
+        var persistedSequence: UInt64?
         let result: T
         do {
             result = try DatabaseError.mapping("transaction on \"\(bundle.name)\"") {
                 try dataFile.write {
-                    let value = try body()
-                    if sharedKeys.count != keyCountBefore {
-                        try info.set(Record(key: InfoKeys.sharedKeys, body: sharedKeys.persistedBytes()), ifSequence: nil)
+                    state.withLock { $0.pendingChanges.removeAll() }
+                    let keyCountBefore = try persistedKeys.beginTransaction(info: info)
+                    do {
+                        let value = try body()
+                        let keyCount = sharedKeys.count
+                        if keyCount != keyCountBefore {
+                            let bytes = try sharedKeys.persistedBytes()
+                            let sequence = try info.set(Record(key: InfoKeys.sharedKeys, body: bytes), ifSequence: nil)
+                            persistedKeys.didPersist(sequence: sequence, count: keyCount)
+                            persistedSequence = sequence
+                        }
+                        changed = state.withLock { state in
+                            defer { state.pendingChanges.removeAll() }
+                            return state.pendingChanges
+                        }
+                        return value
+                    } catch {
+                        persistedKeys.abortTransaction(revertingTo: keyCountBefore)
+                        state.withLock { $0.pendingChanges.removeAll() }
+                        throw error
                     }
-                    return value
                 }
             }
         } catch {
-            sharedKeys.revert(toCount: keyCountBefore)
-            state.withLock { $0.pendingChanges.removeAll() }
+            // The commit itself may have failed after the lock was released: the next
+            // transaction reloads the key table from the file before trusting it.
+            persistedKeys.commitFailed()
             throw error
         }
-        let changed = state.withLock { state in
-            defer { state.pendingChanges.removeAll() }
-            return state.pendingChanges
-        }
+        if let persistedSequence { persistedKeys.commitConfirmed(sequence: persistedSequence) }
         if !changed.isEmpty { notifier.post(changed) }
         return result
     }
@@ -281,7 +299,10 @@ package final class DatabaseCore: Sendable {
             return (true, state.expirationTimer)
         }
         timer?.cancel()
-        if wasOpen { SharedKeysRegistry.shared.release(path: engine.dataFilePath(inBundle: bundle.path)) }
+        if wasOpen {
+            persistedKeys.detach(self)
+            SharedKeysRegistry.shared.release(path: engine.dataFilePath(inBundle: bundle.path))
+        }
         try DatabaseError.mapping("closing \"\(bundle.name)\"") { try dataFile.close() }
     }
 

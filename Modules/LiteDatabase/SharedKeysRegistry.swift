@@ -1,9 +1,11 @@
 import Fleece
-import Synchronization
+import LiteStorage
+import LiteSupport
 
 /// One shared-key table per database file in the process, so that every open instance of the
 /// same database encodes and decodes with the same table (a key added by one instance is known
-/// to the others at once).
+/// to the others at once). Files are identified by their canonical path, the same one the
+/// storage layer's write lock uses, so two spellings of one directory share a table.
 ///
 /// A table is lent only while some instance has the file open: once the last one closes, the
 /// next open reads the table from the file again, because the file may have been replaced
@@ -12,47 +14,46 @@ import Synchronization
 final class SharedKeysRegistry: Sendable {
     static let shared = SharedKeysRegistry()
 
-    private final class Entry: @unchecked Sendable {
-        // @unchecked: only read and written under the registry's lock.
-        weak var keys: SharedKeys?
-        var openCount = 0
-        init(_ keys: SharedKeys) { self.keys = keys }
+    private struct Entry {
+        let table: PersistedSharedKeys
+        var openCount: Int
     }
 
-    private let tables = Mutex<[String: Entry]>([:])
+    private let tables = Locked<[String: Entry]>([:])
 
     /// The table for the file at `path`, loaded with `load` when no open instance has one.
     /// Every successful call must be matched by one ``release(path:)`` when that instance closes.
-    func keys(forPath path: String, load: () throws -> SharedKeys) throws -> SharedKeys {
-        if let existing = retainExisting(path) { return existing }
+    func table(forPath path: String, load: () throws -> PersistedSharedKeys) throws -> PersistedSharedKeys {
+        let key = SharedFile.canonicalPath(path)
+        if let existing = retainExisting(key) { return existing }
         let loaded = try load()
         return tables.withLock { tables in
-            if let entry = tables[path], let existing = entry.keys, entry.openCount > 0 {
+            if var entry = tables[key] {
                 entry.openCount += 1
-                return existing
+                tables[key] = entry
+                return entry.table
             }
-            tables = tables.filter { $0.value.keys != nil && $0.value.openCount > 0 }
-            let entry = Entry(loaded)
-            entry.openCount = 1
-            tables[path] = entry
+            tables[key] = Entry(table: loaded, openCount: 1)
             return loaded
         }
     }
 
-    private func retainExisting(_ path: String) -> SharedKeys? {
+    private func retainExisting(_ key: String) -> PersistedSharedKeys? {
         tables.withLock { tables in
-            guard let entry = tables[path], let keys = entry.keys, entry.openCount > 0 else { return nil }
+            guard var entry = tables[key] else { return nil }
             entry.openCount += 1
-            return keys
+            tables[key] = entry
+            return entry.table
         }
     }
 
-    /// An instance that got its table from ``keys(forPath:load:)`` has closed.
+    /// An instance that got its table from ``table(forPath:load:)`` has closed.
     func release(path: String) {
+        let key = SharedFile.canonicalPath(path)
         tables.withLock { tables in
-            guard let entry = tables[path] else { return }
+            guard var entry = tables[key] else { return }
             entry.openCount -= 1
-            if entry.openCount <= 0 { tables[path] = nil }
+            tables[key] = entry.openCount <= 0 ? nil : entry
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import LiteSupport
 
 /// What every `DataFile` instance open on the same path in this process shares: the write lock
 /// (so a second instance's writer waits instead of failing) and the commit observers.
@@ -15,7 +16,7 @@ package final class SharedFile: @unchecked Sendable {
         var next: UInt64 = 1
         var byID: [UInt64: @Sendable (CommitEvent) -> Void] = [:]
     }
-    private let observers = Mutex(Observers())
+    private let observers = Locked(Observers())
 
     /// Bumped by an engine whenever a commit changed the schema (a table, column or index), so
     /// other instances on the path know to drop cached schema facts.
@@ -31,7 +32,7 @@ package final class SharedFile: @unchecked Sendable {
 
     private init(path: String) { self.path = path }
 
-    private static let registry = Mutex<[String: SharedFile]>([:])
+    private static let registry = Locked<[String: SharedFile]>([:])
 
     /// The shared state for `path` (canonicalised), created on first use.
     package static func retain(path: String) -> SharedFile {

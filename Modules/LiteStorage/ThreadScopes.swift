@@ -1,4 +1,5 @@
 import Synchronization
+import LiteSupport
 
 /// Which thread of one `DataFile` instance is writing and which threads hold read snapshots.
 ///
@@ -10,7 +11,7 @@ package final class ThreadScopes<Snapshot: AnyObject & Sendable>: @unchecked Sen
     private var depth = 0
     private let snapshotCount = Atomic<Int>(0)
     // Invariant: a thread's entry is only added and removed by that thread.
-    private let snapshots = Mutex<[UInt: Snapshot]>([:])
+    private let snapshots = Locked<[UInt: Snapshot]>([:])
 
     /// Makes an empty tracker.
     package init() {}

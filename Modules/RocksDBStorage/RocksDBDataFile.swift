@@ -1,6 +1,7 @@
 import CRocksDB
 import LiteStorage
 import Synchronization
+import LiteSupport
 
 /// A RocksDB database folder (`db.rocksdb/`) opened through the storage seam.
 ///
@@ -26,7 +27,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         var byteStores: [String: RocksDBByteKeyStore] = [:]
         var observerTokens: Set<CommitObserverToken> = []
     }
-    let catalog = Mutex(Catalog())
+    let catalog = Locked(Catalog())
 
     struct StoreMeta {
         var name: String

@@ -1,6 +1,6 @@
 import CSQLite
 import LiteStorage
-import Synchronization
+import LiteSupport
 
 /// Idle reader connections of one data file. A reader takes one, uses it on its thread, and
 /// gives it back; new ones are opened on demand, so readers never wait for each other.
@@ -8,7 +8,7 @@ final class SQLiteConnectionPool: Sendable {
     private let path: String
     private let flags: Int32
     private let maximumIdle = 8
-    private let idle = Mutex<[SQLiteConnection]>([])
+    private let idle = Locked<[SQLiteConnection]>([])
 
     init(path: String, readOnly: Bool) {
         self.path = path

@@ -1,6 +1,7 @@
 import CSQLite
 import LiteStorage
 import Synchronization
+import LiteSupport
 
 /// A Couchbase Lite 2.x SQLite database file (`db.sqlite3`) opened through the storage seam.
 ///
@@ -32,7 +33,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         var sequenceIndexed: Set<String> = []
         var observerTokens: Set<CommitObserverToken> = []
     }
-    let schema = Mutex(Schema())
+    let schema = Locked(Schema())
 
     /// Per-store counters of the open transaction; touched only by the writing thread.
     struct StoreMeta {

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
+import LiteSupport
 
 @Suite struct DatabaseTests {
     @Test(arguments: StorageEngineKind.allCases)
@@ -129,7 +130,7 @@ import TestSupport
             let queue = DispatchQueue(label: "listener-test")
             let key = DispatchSpecificKey<Bool>()
             queue.setSpecific(key: key, value: true)
-            let heard = Mutex<[[String]]>([])
+            let heard = Locked<[[String]]>([])
             let done = DispatchSemaphore(value: 0)
             let token = database.addChangeListener(withQueue: queue) { change in
                 #expect(DispatchQueue.getSpecific(key: key) == true)

@@ -59,7 +59,7 @@ import TestSupport
     @Test func sharedKeysSurviveTheirPersistedForm() throws {
         let keys = SharedKeys()
         let bytes = try JSONConverter.fleece(fromJSON: fixtureText("fleece/1000people.json"), sharedKeys: keys)
-        let reloaded = try SharedKeys(persisted: keys.persistedBytes())
+        let reloaded = try SharedKeys(persisted: try keys.persistedBytes())
         #expect(reloaded.keys == keys.keys)
         let document = try FleeceDocument(bytes: bytes, sharedKeys: reloaded)
         #expect(document.root.array?[123]?.dictionary?["name"]?.string == "Concepcion Burns")

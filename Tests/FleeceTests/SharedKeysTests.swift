@@ -35,7 +35,7 @@ import Testing
 
     @Test func persistedFormIsAFleeceArrayOfStrings() throws {
         let keys = SharedKeys(keys: ["type", "name"])
-        let bytes = keys.persistedBytes()
+        let bytes = try keys.persistedBytes()
         #expect(try FleeceDocument(bytes: bytes).root.json() == #"["type","name"]"#)
         #expect(try SharedKeys(persisted: bytes).keys == ["type", "name"])
         #expect(try SharedKeys(persisted: []).count == 0)

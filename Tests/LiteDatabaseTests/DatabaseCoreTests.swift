@@ -2,9 +2,9 @@ import Crypto
 import Fleece
 import Foundation
 import LiteStorage
-import Synchronization
 import Testing
 import TestSupport
+import LiteSupport
 @testable import LiteDatabase
 
 @Suite struct DatabaseCoreTests {
@@ -126,7 +126,7 @@ import TestSupport
     @Test(arguments: StorageEngineKind.allCases)
     func observersHearEachCommitOnceAfterItCommits(engine: StorageEngineKind) throws {
         try withTemporaryCore(engine) { core, _ in
-            let heard = Mutex<[[String]]>([])
+            let heard = Locked<[[String]]>([])
             let token = core.addChangeObserver { ids in
                 #expect(!core.dataFile.isInTransaction)
                 heard.withLock { $0.append(ids) }
@@ -185,7 +185,7 @@ import TestSupport
             let one = try DatabaseCore(bundle: bundle, registry: engine.registry, engineName: engine.engine.name)
             let two = try DatabaseCore(bundle: bundle, registry: engine.registry, engineName: nil)
             defer { try? one.close(); try? two.close() }
-            let heard = Mutex<[String]>([])
+            let heard = Locked<[String]>([])
             let token = two.addChangeObserver { ids in heard.withLock { $0 += ids } }
             defer { two.removeChangeObserver(token) }
             try save(one, "doc", #"{"city":"Paris"}"#)

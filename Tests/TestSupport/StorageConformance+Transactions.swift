@@ -2,6 +2,7 @@ import Foundation
 import LiteStorage
 import Synchronization
 import Testing
+import LiteSupport
 
 extension StorageConformance {
     /// A write outside `write { … }` is refused.
@@ -100,7 +101,7 @@ extension StorageConformance {
     package static func commitObserverSeesSequenceRange(_ file: any DataFile) throws {
         struct Boom: Error {}
         let store = try file.keyStore("default")
-        let events = Mutex<[CommitEvent]>([])
+        let events = Locked<[CommitEvent]>([])
         let token = file.addCommitObserver { event in events.withLock { $0.append(event) } }
         try insert(["a", "b"], into: store, of: file)
         _ = try? file.write { try store.set(Record(key: "c"), ifSequence: 0); throw Boom() }
@@ -248,7 +249,7 @@ extension StorageConformance {
             _ = try first.keyStore("default")
             let second = try engine.open(first.path)
             defer { try? second.close() }
-            let events = Mutex<[CommitEvent]>([])
+            let events = Locked<[CommitEvent]>([])
             _ = first.addCommitObserver { event in events.withLock { $0.append(event) } }
             let store = try second.keyStore("default")
             try second.write { try store.set(Record(key: "a", body: [1]), ifSequence: 0) }

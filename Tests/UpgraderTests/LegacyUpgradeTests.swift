@@ -1,10 +1,10 @@
 import CouchbaseLiteSwift
 import CSQLite
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 import Upgrader
+import LiteSupport
 
 /// Opening a 1.x database with the public API upgrades it to 2.x with exactly the contents
 /// LiteCore's upgrader test expects, into either engine.
@@ -184,7 +184,7 @@ import Upgrader
         let directory = try TemporaryDirectory()
         let copy = try UpgradedFixture("net120", in: directory)
         let config = copy.configuration(.sqlite)
-        let counts = Mutex<[String]>([])
+        let counts = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             let outcome: String
             do {

@@ -78,7 +78,7 @@ struct Encode: ParsableCommand {
         let keys = try loadSharedKeys(sharedKeys)
         let bytes = try input.withUnsafeBytes { try JSONConverter.fleece(fromJSONBytes: $0, sharedKeys: keys, json5: json5) }
         if let keys, let sharedKeys {
-            let table = try JSONConverter.json(fromFleece: keys.persistedBytes())
+            let table = try JSONConverter.json(fromFleece: try keys.persistedBytes())
             try Data((table + "\n").utf8).write(to: URL(fileURLWithPath: sharedKeys))
         }
         if hex { writeOut(hexGroups(bytes) + "\n") } else { FileHandle.standardOutput.write(Data(bytes)) }

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value that only one thread touches at a time, guarded by a `pthread_mutex_t`.
+///
+/// Used instead of `Synchronization.Mutex` because the thread sanitizer does not model
+/// `Mutex` on Linux: accesses it orders correctly are reported as races, which would hide real
+/// ones (`make tsan` must report nothing). A pthread mutex is what the sanitizer understands.
+///
+/// ```swift
+/// let counter = Locked(0)
+/// counter.withLock { $0 += 1 }
+/// ```
+package final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only read or written between `pthread_mutex_lock` and `unlock`.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    /// Guards `value`.
+    package init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the value. Not reentrant: `body` must not call
+    /// `withLock` on the same instance.
+    @inline(__always)
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
