@@ -17,7 +17,20 @@ import SQLiteStorage
 /// ```
 public final class Database: Sendable {
     /// Couchbase Lite's logging settings.
-    public static let log = Log()
+    public static let log: Log = {
+        let log = Log()
+        // What the core cannot throw (housekeeping on a timer, refreshes) reaches the same log.
+        DatabaseLog.install { level, message in
+            let publicLevel: LogLevel = switch level {
+            case .verbose: .verbose
+            case .info: .info
+            case .warning: .warning
+            case .error: .error
+            }
+            log.log(publicLevel, .database, message)
+        }
+        return log
+    }()
 
     /// The database name.
     public let name: String
@@ -39,6 +52,7 @@ public final class Database: Sendable {
     ///   `config.upgradesLegacyDatabases` is false, or the refusal or failure of the upgrade
     ///   (see `docs/upgrading-from-1x.md`); the 1.x files are then unchanged.
     public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
+        _ = Self.log
         try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try DatabaseBundle.validate(name: name)
         }
@@ -105,11 +119,29 @@ public final class Database: Sendable {
     }
 
     /// Runs a maintenance task.
+    ///
+    /// - `.compact`: compacts the file and deletes blobs no kept revision refers to (it stops,
+    ///   deleting nothing, if a revision's body cannot be read);
+    /// - `.reindex`: rebuilds every index of the database from its documents;
+    /// - `.integrityCheck`: checks the storage engine's structures, every document's revision
+    ///   tree and bodies, and that every blob a document refers to exists; each problem is
+    ///   logged, and the method throws `.corruptData` naming them.
     public func performMaintenance(type: MaintenanceType) throws {
         try CouchbaseLiteError.wrapping("maintenance of \"\(name)\"") {
             switch type {
-            case .compact: _ = try core.compact()
-            case .reindex, .integrityCheck: try core.checkOpen()
+            case .compact:
+                _ = try core.compact()
+            case .reindex:
+                let rebuilt = try core.reindex()
+                Self.log.log(.info, .database, "Rebuilt \(rebuilt) index(es) of \"\(name)\"")
+            case .integrityCheck:
+                let problems = try core.checkIntegrity()
+                guard !problems.isEmpty else { return }
+                for problem in problems { Self.log.log(.error, .database, "Integrity check of \"\(name)\": \(problem)") }
+                let shown = problems.prefix(3).joined(separator: "; ")
+                let more = problems.count > 3 ? "; and \(problems.count - 3) more (see the log)" : ""
+                throw CouchbaseLiteError(.corruptData,
+                                         "the integrity check of database \"\(name)\" found \(problems.count) problem(s): \(shown)\(more)")
             }
         }
     }

@@ -12,25 +12,10 @@ final class ChangeNotifier: Sendable {
     }
     private let state = Locked(State())
 
-    private final class WeakBox: @unchecked Sendable {
-        // @unchecked: only read and written under the registry's lock.
-        weak var notifier: ChangeNotifier?
-        init(_ notifier: ChangeNotifier) { self.notifier = notifier }
-    }
-    private static let registry = Locked<[String: WeakBox]>([:])
+    private static let registry = PerFileRegistry { ChangeNotifier() }
 
-    /// The notifier of the database file at `path` (by canonical path, as the write lock is,
-    /// so two spellings of one directory share it).
-    static func forPath(_ path: String) -> ChangeNotifier {
-        let key = SharedFile.canonicalPath(path)
-        return registry.withLock { registry in
-            if let existing = registry[key]?.notifier { return existing }
-            registry = registry.filter { $0.value.notifier != nil }
-            let notifier = ChangeNotifier()
-            registry[key] = WeakBox(notifier)
-            return notifier
-        }
-    }
+    /// The notifier of the database file at `path`.
+    static func forPath(_ path: String) -> ChangeNotifier { registry.value(forPath: path) }
 
     func add(_ observer: @escaping Observer) -> UInt64 {
         state.withLock { state in

@@ -117,8 +117,12 @@ extension DatabaseCore {
     @discardableResult
     package func purgeDocument(id: String) throws -> Bool {
         try inTransaction {
+            let oldBody = indexers.isEmpty ? nil : try document(id: id)?.storedCurrentBody
             let removed = try DatabaseError.mapping("purging document \"\(id)\"") { try documents.purge(id) }
-            if removed { noteChanged(id) }
+            if removed {
+                if oldBody != nil { try notifyIndexers(documentID: id, sequence: 0, oldBody: oldBody, newBody: nil) }
+                noteChanged(id)
+            }
             return removed
         }
     }
@@ -145,6 +149,12 @@ extension DatabaseCore {
         document.sequence = sequence
         document.flags = flags
         document.tree.markSaved(sequence: sequence)
+        let newBody = current.isDeleted ? nil : (current.body ?? [])
+        if !indexers.isEmpty, newBody != document.storedCurrentBody {
+            try notifyIndexers(documentID: document.id, sequence: sequence,
+                               oldBody: document.storedCurrentBody, newBody: newBody)
+        }
+        document.storedCurrentBody = newBody
         noteChanged(document.id)
     }
 }

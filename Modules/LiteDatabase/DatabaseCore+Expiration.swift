@@ -41,15 +41,35 @@ extension DatabaseCore {
     }
 
     /// Arms the housekeeping timer for the next expiration (or disarms it when there is none).
+    ///
+    /// A failure to read or purge is logged and retried after a delay that doubles up to a
+    /// minute, never at once: an expired document that cannot be purged must not turn the timer
+    /// into a busy loop.
     package func scheduleExpiration() {
-        guard isOpen, let next = try? documents.nextExpiration() else {
+        guard isOpen else {
             replaceExpirationTimer(with: nil)
             return
         }
-        let delay = max(0, next - Self.nowMilliseconds())
+        let delay: Int64
+        do {
+            guard let next = try documents.nextExpiration() else {
+                replaceExpirationTimer(with: nil)
+                return
+            }
+            delay = max(next - Self.nowMilliseconds(), expirationRetryDelay(), 0)
+        } catch {
+            DatabaseLog.error("database \"\(bundle.name)\": cannot read the next document expiration: \(error)")
+            delay = noteExpirationFailure()
+        }
         replaceExpirationTimer(with: ExpirationTimer(queue: housekeepingQueue, after: delay) { [weak self] in
             guard let self, self.isOpen else { return }
-            _ = try? self.purgeExpiredDocuments()
+            do {
+                try self.purgeExpiredDocuments()
+                self.noteExpirationSuccess()
+            } catch {
+                DatabaseLog.error("database \"\(self.bundle.name)\": cannot purge expired documents: \(error)")
+                _ = self.noteExpirationFailure()
+            }
             self.scheduleExpiration()
         })
     }

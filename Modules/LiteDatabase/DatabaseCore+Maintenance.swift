@@ -16,10 +16,26 @@ extension DatabaseCore {
         while let record = try DatabaseError.mapping("listing documents with blobs", { try enumerator.next() }) {
             let document = try StoredDocument(record: record)
             for revision in document.tree.revisions {
-                guard let body = revision.body, !body.isEmpty,
-                      let fleece = try? FleeceDocument(bytes: body, sharedKeys: sharedKeys) else { continue }
+                guard let body = revision.body, !body.isEmpty else { continue }
+                // A body that cannot be read may refer to blobs: stop rather than delete them.
+                let fleece: FleeceDocument
+                do {
+                    fleece = try FleeceDocument(bytes: body, sharedKeys: sharedKeys)
+                } catch {
+                    throw DatabaseError(.corruptRevisionData,
+                                        "document \"\(document.id)\": the body of revision \(revision.id.string) cannot be "
+                                        + "read, so its blobs cannot be told apart from unused ones; nothing was "
+                                        + "deleted (run an integrity check, then purge or repair the document)",
+                                        underlying: error)
+                }
                 for blob in BlobReferences.blobDictionaries(fleece.root) {
-                    if let digest = blob["digest"]?.string, let key = try? BlobKey(digest) { keys.insert(key) }
+                    guard let digest = blob["digest"]?.string else { continue }
+                    do {
+                        keys.insert(try BlobKey(digest))
+                    } catch {
+                        // No file in the store can have such a name, so no file is at stake.
+                        DatabaseLog.warning("document \"\(document.id)\" refers to a blob with an invalid digest \"\(digest)\"")
+                    }
                 }
             }
         }

@@ -65,9 +65,12 @@ package final class DatabaseCore: Sendable {
         var expirationTimer: ExpirationTimer?
         /// `maxRevTreeDepth` as last read or set (it is read on every save).
         var maxRevTreeDepth: Int?
+        /// How long the expiration timer waits after a failure (0 after a success).
+        var expirationRetryDelay: Int64 = 0
     }
     private let state = Locked(State())
     let notifier: ChangeNotifier
+    let indexers: DocumentIndexers
     let encoders: EncoderPool
     /// The database's blob store (`Attachments/` in the bundle).
     package let blobStore: BlobStore
@@ -149,6 +152,7 @@ package final class DatabaseCore: Sendable {
             throw error
         }
         notifier = ChangeNotifier.forPath(path)
+        indexers = DocumentIndexers.forPath(path)
         encoders = EncoderPool(sharedKeys: sharedKeys)
         persistedKeys.attach(self, info: info)
         if !readOnly {
@@ -308,6 +312,22 @@ package final class DatabaseCore: Sendable {
 
     deinit {
         state.withLock { $0.expirationTimer?.cancel() }
+    }
+
+    /// The delay the expiration timer keeps after a failure (0 when the last run succeeded).
+    func expirationRetryDelay() -> Int64 { state.withLock { $0.expirationRetryDelay } }
+
+    /// Records a failed expiration run. - Returns: the delay before the next try.
+    func noteExpirationFailure() -> Int64 {
+        state.withLock { state in
+            state.expirationRetryDelay = min(max(state.expirationRetryDelay * 2, 1_000), 60_000)
+            return state.expirationRetryDelay
+        }
+    }
+
+    /// Records a successful expiration run.
+    func noteExpirationSuccess() {
+        state.withLock { $0.expirationRetryDelay = 0 }
     }
 
     /// Replaces the housekeeping timer, cancelling the previous one.

@@ -13,6 +13,9 @@ package struct StoredDocument: Sendable {
     package var tree: RevisionTree
     /// The expiration, in milliseconds since the Unix epoch.
     package var expiration: Int64?
+    /// The current revision's body as it was stored when the document was read (nil when
+    /// there was no document or the revision was a deletion): what indexes hold for it.
+    package var storedCurrentBody: [UInt8]?
 
     /// An unsaved document.
     package init(id: String) {
@@ -34,6 +37,7 @@ package struct StoredDocument: Sendable {
         } catch let error as DatabaseError {
             throw DatabaseError(error.code, "document \"\(record.key)\": \(error.message)", underlying: error.underlying)
         }
+        storedCurrentBody = tree.current.flatMap { $0.isDeleted ? nil : ($0.body ?? []) }
     }
 
     /// Whether the document exists in the database (has been saved at least once).

@@ -54,6 +54,9 @@ package protocol DataFile: AnyObject, Sendable {
 
     /// Reclaims unused space.
     func compact() throws
+    /// Checks the file's own structures (pages, indexes, block checksums) and returns each
+    /// problem found as a sentence; an empty array means the engine found nothing wrong.
+    func checkIntegrity() throws -> [String]
     /// Closes the file; later calls throw `StorageError.closed`. Closing twice does nothing.
     func close() throws
 }
