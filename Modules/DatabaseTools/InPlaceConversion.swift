@@ -52,7 +52,20 @@ package enum InPlaceConversion {
     ///   when it is open in this process, `.verificationFailed` (after which the copy is removed and the original kept).
     package static func convert(bundlePath: String, to target: any StorageEngine, registry: StorageEngineRegistry,
                                 fault: (Step) throws -> Void = { _ in }) throws {
-        try recover(bundlePath: bundlePath, registry: registry)
+        guard FileManager.default.fileExists(atPath: bundlePath) else {
+            throw DatabaseToolsError(.notFound, "no database to convert at \(bundlePath)")
+        }
+        // Exclusive for the whole conversion: no open database (in any process) can be under it,
+        // and opens wait until it is done.
+        let lock = try DatabaseToolsError.wrapping(.ioFailure, "cannot lock \(bundlePath)") {
+            try BundleLock.exclusive(bundlePath: bundlePath, wait: false)
+        }
+        guard let lock else {
+            throw DatabaseToolsError(.busy, "cannot convert \(bundlePath) to \(target.name): the database is open "
+                                     + "(in this or another process); close it first")
+        }
+        defer { lock.release() }
+        try recoverHoldingLock(bundlePath: bundlePath, registry: registry)
         guard let source = registry.engine(ofBundle: bundlePath) else {
             throw DatabaseToolsError(.notFound, "no database to convert at \(bundlePath)")
         }
@@ -67,7 +80,13 @@ package enum InPlaceConversion {
         } catch let error as InjectedFault {
             throw error
         } catch {
-            try? recover(bundlePath: bundlePath, registry: registry)
+            do {
+                try recoverHoldingLock(bundlePath: bundlePath, registry: registry)
+            } catch let cleanup {
+                // The original is intact (the failure came before the commit point or the
+                // recovery would have finished it); say what is left behind.
+                DatabaseLog.error("cannot clean up the failed conversion of \(bundlePath): \(cleanup)")
+            }
             throw error
         }
     }
@@ -127,7 +146,19 @@ package enum InPlaceConversion {
     }
 
     /// Finishes or undoes a conversion a crash interrupted; does nothing when none was.
+    ///
+    /// A conversion still running (in another process or thread) is not interrupted: this
+    /// waits for its exclusive lock, after which the marker is gone or really is a leftover.
     package static func recover(bundlePath: String, registry: StorageEngineRegistry) throws {
+        guard FileManager.default.fileExists(atPath: markerPath(bundlePath)) else { return }
+        let lock = try DatabaseToolsError.wrapping(.ioFailure, "cannot lock \(bundlePath)") {
+            try BundleLock.exclusive(bundlePath: bundlePath, wait: true)
+        }
+        defer { lock?.release() }
+        try recoverHoldingLock(bundlePath: bundlePath, registry: registry)
+    }
+
+    private static func recoverHoldingLock(bundlePath: String, registry: StorageEngineRegistry) throws {
         let marker = markerPath(bundlePath)
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: marker) else { return }

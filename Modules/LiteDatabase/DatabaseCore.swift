@@ -74,6 +74,8 @@ package final class DatabaseCore: Sendable {
     let encoders: EncoderPool
     /// The database's blob store (`Attachments/` in the bundle).
     package let blobStore: BlobStore
+    /// The shared lock on the bundle folder, held until `close()`.
+    private let bundleLock: BundleLock
     let housekeepingQueue = DispatchQueue(label: "LiteDatabase.housekeeping")
 
     /// Opens the database in `bundle`, creating it when `create` is set and it does not exist.
@@ -98,6 +100,21 @@ package final class DatabaseCore: Sendable {
         } else {
             requested = nil
         }
+        // Held while open: a conversion in another process (or thread) waits for it, and this
+        // open waits for a running conversion before it looks at which engine's files are there.
+        if FileManager.default.fileExists(atPath: bundlePath) {
+            bundleLock = try BundleLock.shared(bundlePath: bundlePath)
+        } else {
+            guard create, !readOnly else {
+                throw DatabaseError(.notFound, "no database \"\(bundle.name)\" at \(bundlePath)")
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: bundlePath, withIntermediateDirectories: true)
+            } catch {
+                throw DatabaseError(.cantOpenFile, "cannot create database folder \(bundlePath)", underlying: error)
+            }
+            bundleLock = try BundleLock.shared(bundlePath: bundlePath)
+        }
         let existing = registry.enginesWithFiles(inBundle: bundlePath)
         let engine: any StorageEngine
         if let found = existing.first {
@@ -119,11 +136,6 @@ package final class DatabaseCore: Sendable {
                 throw DatabaseError(.unsupported, "no storage engine is registered")
             }
             engine = chosen
-            do {
-                try FileManager.default.createDirectory(atPath: bundlePath, withIntermediateDirectories: true)
-            } catch {
-                throw DatabaseError(.cantOpenFile, "cannot create database folder \(bundlePath)", underlying: error)
-            }
         }
         self.engine = engine
         let path = engine.dataFilePath(inBundle: bundlePath)
@@ -303,11 +315,15 @@ package final class DatabaseCore: Sendable {
             return (true, state.expirationTimer)
         }
         timer?.cancel()
+        // A purge the timer already started finishes before the file closes under it (no user
+        // code runs on this queue, so this cannot wait on itself).
+        if wasOpen { housekeepingQueue.sync {} }
         if wasOpen {
             persistedKeys.detach(self)
             SharedKeysRegistry.shared.release(path: engine.dataFilePath(inBundle: bundle.path))
         }
         try DatabaseError.mapping("closing \"\(bundle.name)\"") { try dataFile.close() }
+        bundleLock.release()
     }
 
     deinit {
