@@ -1,4 +1,5 @@
 import LiteDatabase
+import LiteStorage
 
 /// The error every Couchbase Lite call throws: a code from the 2.x `CBLErrorDomain`, a message a
 /// person can act on, and the underlying cause.
@@ -102,7 +103,7 @@ public struct CouchbaseLiteError: Error, Sendable, CustomStringConvertible {
 
     /// The code and the message, for logs.
     public var description: String {
-        "CouchbaseLiteError(\(code.rawValue)): \(message)"
+        "CouchbaseLiteError(\(code.rawValue)): " + ErrorChain.describe(message, cause: underlying)
     }
 }
 

@@ -1,3 +1,5 @@
+import LiteDatabase
+import LiteStorage
 /// The error every database tool throws: a code to match on, a one-line message naming the
 /// database, document or file and the problem, and the cause when there is one.
 package struct DatabaseToolsError: Error, Sendable, CustomStringConvertible {
@@ -43,10 +45,8 @@ package struct DatabaseToolsError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The message, with the cause appended.
-    package var description: String {
-        guard let underlying else { return message }
-        return "\(message) (cause: \(underlying))"
-    }
+    /// The message, then what its cause adds (each fact once, engine codes last).
+    package var description: String { ErrorChain.describe(message, cause: underlying) }
 
     /// Runs `body`, wrapping any error that is not already a tools error with `context`.
     @discardableResult
@@ -56,8 +56,17 @@ package struct DatabaseToolsError: Error, Sendable, CustomStringConvertible {
             return try body()
         } catch let error as DatabaseToolsError {
             throw error
+        } catch let error as DatabaseError {
+            // For a storage failure the context says in the user's words what failed; the
+            // core's own context ("saving document …") would say it again.
+            throw DatabaseToolsError(code, context(), underlying: (error.underlying as? StorageError) ?? error)
         } catch {
             throw DatabaseToolsError(code, context(), underlying: error)
         }
     }
+}
+
+extension DatabaseToolsError: ChainedError {
+    /// The error that caused this one.
+    package var cause: (any Error)? { underlying }
 }

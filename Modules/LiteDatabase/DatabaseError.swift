@@ -1,3 +1,5 @@
+import LiteStorage
+
 /// An error from the database core, numbered as Couchbase Lite 2.x numbers its errors.
 ///
 /// The codes are those of the 2.x `CBLErrorDomain` (which mirror LiteCore's), so the public
@@ -72,9 +74,11 @@ package struct DatabaseError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// The code and the message, for logs.
-    package var description: String {
-        guard let underlying else { return message }
-        return "\(message) (cause: \(underlying))"
-    }
+    /// The message, then what its cause adds (each fact once, engine codes last).
+    package var description: String { ErrorChain.describe(message, cause: underlying) }
+}
+
+extension DatabaseError: ChainedError {
+    /// The error that caused this one.
+    package var cause: (any Error)? { underlying }
 }

@@ -83,11 +83,8 @@ package struct StorageError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// The message, followed by the cause when there is one.
-    package var description: String {
-        if let underlying { return "\(message) (cause: \(underlying))" }
-        return message
-    }
+    /// The message, then what its cause adds (each fact once, engine codes last).
+    package var description: String { ErrorChain.describe(message, cause: underlying) }
 
     /// A pattern for matching conflicts in tests and callers.
     package static let conflict = StorageError(.conflict, "the record changed since it was read")
@@ -107,6 +104,11 @@ package struct StorageError: Error, Sendable, CustomStringConvertible {
     package static let notFound = StorageError(.notFound, "not found")
     /// A pattern for matching use after close.
     package static let closed = StorageError(.closed, "the data file is closed")
+}
+
+extension StorageError: ChainedError {
+    /// The cause reported by the engine or the system.
+    package var cause: (any Error)? { underlying }
 }
 
 extension StorageError: Equatable {

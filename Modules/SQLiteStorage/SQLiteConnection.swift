@@ -89,7 +89,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     static func error(code: Int32, text: String, path: String, doing action: String) -> StorageError {
-        let cause = EngineMessage(code: code, text)
+        let cause = EngineMessage(code: code, text, library: "SQLite")
         switch code & 0xFF {
         case SQLITE_NOTADB:
             return StorageError(.notADatabase, "\"\(path)\" is not a SQLite database (while \(action))",

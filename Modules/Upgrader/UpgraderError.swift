@@ -1,3 +1,4 @@
+import LiteStorage
 /// Why a Couchbase Lite 1.x database could not be recognised, refused, or read.
 ///
 /// Every error names the file (and the document, when one is at fault) and says what a person
@@ -69,8 +70,10 @@ package struct UpgraderError: Error, CustomStringConvertible {
     }
 
     /// The message, followed by the cause when there is one.
-    package var description: String {
-        guard let underlying else { return message }
-        return "\(message) (cause: \(underlying))"
-    }
+    package var description: String { ErrorChain.describe(message, cause: underlying) }
+}
+
+extension UpgraderError: ChainedError {
+    /// The error that caused this one.
+    package var cause: (any Error)? { underlying }
 }
