@@ -161,35 +161,36 @@ public final class Blob: @unchecked Sendable, Equatable, Hashable {
 
     /// Writes the content to `store` (once) so a document can refer to it.
     func install(into store: BlobStore) throws {
-        let content = state.withLock { $0.content }
-        let key: BlobKey
-        let length: UInt64
-        do {
-            switch content {
-            case .stored:
-                let (current, digest) = state.withLock { ($0.store, $0.digest) }
-                if current?.directory == store.directory { return }
-                // A blob read from another database: copy its content over.
-                let (source, sourceKey) = try storeAndKey(current, digest)
-                try source.transfer(sourceKey, to: store)
-                state.withLock { $0.store = store }
-                return
-            case .data(let data):
-                key = try store.write(data)
-                length = UInt64(data.count)
-            case .stream(let stream):
-                key = try store.write(from: stream)
-                length = try UInt64(store.size(of: key))
-            case .file(let url):
-                key = try store.write(contentsOf: url)
-                length = try UInt64(store.size(of: key))
+        // The whole install runs under the blob's lock: two saves of documents holding this
+        // blob (on two threads) must not read its stream at the same time, and the digest and
+        // content change together.
+        try state.withLock { state in
+            let key: BlobKey
+            let length: UInt64
+            do {
+                switch state.content {
+                case .stored:
+                    if state.store?.directory == store.directory { return }
+                    // A blob read from another database: copy its content over.
+                    let (source, sourceKey) = try storeAndKey(state.store, state.digest)
+                    try source.transfer(sourceKey, to: store)
+                    state.store = store
+                    return
+                case .data(let data):
+                    key = try store.write(data)
+                    length = UInt64(data.count)
+                case .stream(let stream):
+                    key = try store.write(from: stream)
+                    length = try UInt64(store.size(of: key))
+                case .file(let url):
+                    key = try store.write(contentsOf: url)
+                    length = try UInt64(store.size(of: key))
+                }
+            } catch let error as CouchbaseLiteError {
+                throw error
+            } catch {
+                throw CouchbaseLiteError(.ioError, "cannot store blob content", underlying: error)
             }
-        } catch let error as CouchbaseLiteError {
-            throw error
-        } catch {
-            throw CouchbaseLiteError(.ioError, "cannot store blob content: \(error)", underlying: error)
-        }
-        state.withLock { state in
             state.digest = key.string
             state.length = length
             state.store = store
@@ -197,7 +198,6 @@ public final class Blob: @unchecked Sendable, Equatable, Hashable {
         }
     }
 
-    /// Equal when the digests are equal (content equality for unsaved blobs without a digest).
     public static func == (lhs: Blob, rhs: Blob) -> Bool {
         if lhs === rhs { return true }
         if let left = lhs.digest, let right = rhs.digest { return left == right }
@@ -205,5 +205,10 @@ public final class Blob: @unchecked Sendable, Equatable, Hashable {
     }
 
     /// Hashes what `==` compares.
-    public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+    public func hash(into hasher: inout Hasher) {
+        // Nothing: equality is by digest, and a stream or file blob has no digest until its
+        // document is saved, so any hash input would change under a set or dictionary holding
+        // the blob (or differ from an equal data blob's). A constant hash is always consistent.
+        hasher.combine(0 as UInt8)
+    }
 }

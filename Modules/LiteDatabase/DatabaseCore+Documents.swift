@@ -141,7 +141,7 @@ extension DatabaseCore {
         if document.tree.revisions.contains(where: { $0.flags.contains(.hasAttachments) }) {
             flags.insert(.hasAttachments)
         }
-        let record = Record(key: document.id, version: current.id.binary, body: document.tree.encoded(),
+        let record = Record(key: document.id, version: current.id.binary, body: try document.tree.encoded(),
                             flags: flags)
         let sequence = try DatabaseError.mapping("saving document \"\(document.id)\"") {
             try documents.set(record, ifSequence: document.sequence)

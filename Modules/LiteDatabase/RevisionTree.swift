@@ -303,7 +303,7 @@ extension RevisionTree {
     }
 
     /// Encodes the tree in LiteCore's binary form, sorted so the current revision comes first.
-    package func encoded() -> [UInt8] {
-        RevisionTreeCodec.encode(revisions, remotes: remoteRevisions)
+    package func encoded() throws -> [UInt8] {
+        try RevisionTreeCodec.encode(revisions, remotes: remoteRevisions)
     }
 }

@@ -10,7 +10,16 @@ enum RevisionTreeCodec {
     /// Size, parent, flags and revID length.
     private static let fixedHeaderSize = 8
 
-    static func encode(_ revisions: [Revision], remotes: [UInt16: Int]) -> [UInt8] {
+    /// The most revisions a tree can hold: parents are 16-bit indexes and 0xFFFF means none.
+    static let maximumRevisionCount = Int(noParent)
+
+    /// - Throws: `DatabaseError` when the tree does not fit the format (more than 65,535
+    ///   revisions, a revision ID over 255 bytes, a revision over 4 GiB), never trapping.
+    static func encode(_ revisions: [Revision], remotes: [UInt16: Int]) throws -> [UInt8] {
+        guard revisions.count <= maximumRevisionCount else {
+            throw DatabaseError(.invalidParameter, "a revision tree of \(revisions.count) revisions is too large "
+                                + "to store (at most \(maximumRevisionCount)); lower maxRevTreeDepth or resolve conflicts")
+        }
         var out: [UInt8] = []
         out.reserveCapacity(revisions.reduce(8 + 4 * remotes.count) {
             $0 + fixedHeaderSize + $1.id.digest.count + 12 + ($1.body?.count ?? 0)
@@ -19,7 +28,13 @@ enum RevisionTreeCodec {
             let id = revision.id.binary
             let sequence = varint(revision.sequence)
             let size = fixedHeaderSize + id.count + sequence.count + (revision.body?.count ?? 0)
-            appendBigEndian(UInt32(size), to: &out)
+            guard id.count <= Int(UInt8.max) else {
+                throw DatabaseError(.badRevisionID, "revision ID \(revision.id.string.prefix(40))… is too long to store")
+            }
+            guard let storedSize = UInt32(exactly: size) else {
+                throw DatabaseError(.invalidParameter, "revision \(revision.id.string) is too large to store (\(size) bytes)")
+            }
+            appendBigEndian(storedSize, to: &out)
             appendBigEndian(revision.parent.map { UInt16($0) } ?? noParent, to: &out)
             var flags = revision.flags.subtracting(.new).rawValue
             if revision.body != nil { flags |= hasBodyFlag }

@@ -30,7 +30,7 @@ import Testing
         let revision = try RevisionID(parsing: "1-0123456789abcdef0123456789abcdef01234567")
         try tree.insert(revision, body: garbage, deleted: false, hasAttachments: true, parent: nil, allowConflict: false)
         try file.write {
-            _ = try store.set(Record(key: id, version: revision.binary, body: tree.encoded(), flags: record.flags),
+            _ = try store.set(Record(key: id, version: revision.binary, body: try tree.encoded(), flags: record.flags),
                               ifSequence: nil)
         }
     }

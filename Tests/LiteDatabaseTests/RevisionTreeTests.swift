@@ -19,7 +19,7 @@ import Testing
     @Test func reencodingADecodedTreeGivesTheSameBytes() throws {
         let raw = bytes(fromHex: "00000018FFFF820301ABCD0070020000000100013400800500000000")
         let tree = try RevisionTree(encoded: raw, recordSequence: 0)
-        #expect(tree.encoded() == raw)
+        #expect(try tree.encoded() == raw)
     }
 
     @Test func newRevisionsBecomeCurrentAndOldBodiesAreDropped() throws {
@@ -29,13 +29,13 @@ import Testing
         try tree.insert(id("2-bb"), body: [0x30, 0x00], parent: id("1-aa"))
         tree.removeNonLeafBodies()
         tree.markSaved(sequence: 2)
-        let decoded = try RevisionTree(encoded: tree.encoded(), recordSequence: 2)
+        let decoded = try RevisionTree(encoded: try tree.encoded(), recordSequence: 2)
         #expect(decoded.current?.id == (try id("2-bb")))
         #expect(decoded.current?.body == [0x30, 0x00])
         #expect(decoded.revision(try id("1-aa"))?.body == nil)
         #expect(decoded.revision(try id("1-aa"))?.sequence == 1)
         #expect(decoded.history(from: 0).map(\.id.string) == ["2-bb", "1-aa"])
-        #expect(decoded.encoded() == tree.encoded())
+        #expect(try decoded.encoded() == tree.encoded())
     }
 
     @Test func branchingFromANonLeafIsAConflictUnlessAllowed() throws {
@@ -138,7 +138,7 @@ import Testing
         tree.setRemoteRevision(1, to: try id("1-aa"))
         try tree.insert(id("2-bb"), body: [2, 2], parent: id("1-aa"))
         tree.removeNonLeafBodies()
-        let decoded = try RevisionTree(encoded: tree.encoded(), recordSequence: 5)
+        let decoded = try RevisionTree(encoded: try tree.encoded(), recordSequence: 5)
         #expect(decoded.remoteRevision(1)?.id == (try id("1-aa")))
         #expect(decoded.remoteRevision(1)?.body == [1, 1])
     }
@@ -153,5 +153,17 @@ import Testing
     ])
     func corruptTreesAreRejected(hex: String) {
         #expect(throws: DatabaseError.self) { try RevisionTree(encoded: bytes(fromHex: hex), recordSequence: 1) }
+    }
+
+    /// Parents are stored as 16-bit indexes: a larger tree (a peer can send any history) must
+    /// be refused with an error, not trap on the conversion.
+    @Test func aTreeTooLargeForTheFormatIsAnErrorNotATrap() throws {
+        let count = RevisionTreeCodec.maximumRevisionCount + 2
+        let history = (0..<count).reversed().map { generation in
+            RevisionID(generation: UInt64(generation + 1), digest: [UInt8](repeating: UInt8(generation & 0xFF), count: 20))
+        }
+        var tree = RevisionTree()
+        #expect(try tree.insertHistory(history, body: StoredDocument.emptyDictionary) == count)
+        #expect(throws: DatabaseError.self) { try tree.encoded() }
     }
 }

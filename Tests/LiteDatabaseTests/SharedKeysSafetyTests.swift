@@ -75,7 +75,7 @@ import Testing
                 var tree = RevisionTree()
                 try tree.insert(revision, body: body, deleted: false, hasAttachments: false, parent: nil, allowConflict: false)
                 try other.keyStore(DatabaseCore.StoreNames.documents)
-                    .set(Record(key: "theirs", version: revision.binary, body: tree.encoded()), ifSequence: 0)
+                    .set(Record(key: "theirs", version: revision.binary, body: try tree.encoded()), ifSequence: 0)
                 try info.set(Record(key: DatabaseCore.InfoKeys.sharedKeys, body: try theirKeys.persistedBytes()), ifSequence: nil)
             }
 
