@@ -97,8 +97,12 @@ extension DatabaseCore {
     ///
     /// - Returns: the saved document, and how many history entries were new.
     @discardableResult
+    ///
+    /// - Parameter remoteID: the remote peer the revision came from, to record it as the latest
+    ///   revision that peer has (replication), in the same write.
     package func insertRevision(
-        id: String, history: [RevisionID], body: [UInt8], deleted: Bool, markConflict: Bool = true
+        id: String, history: [RevisionID], body: [UInt8], deleted: Bool, markConflict: Bool = true,
+        remoteID: UInt16? = nil
     ) throws -> (document: StoredDocument, added: Int) {
         try Self.validate(documentID: id)
         return try inTransaction {
@@ -108,7 +112,12 @@ extension DatabaseCore {
             let hasBlobs = BlobReferences.containsBlobs(fleece.root)
             let added = try document.tree.insertHistory(history, body: body, deleted: deleted,
                                                         hasAttachments: hasBlobs, markConflict: markConflict)
-            if added > 0 { try store(&document) }
+            var remoteChanged = false
+            if let remoteID, let newest = history.first, document.tree.remoteRevision(remoteID)?.id != newest {
+                document.tree.setRemoteRevision(remoteID, to: newest)
+                remoteChanged = true
+            }
+            if added > 0 || remoteChanged { try store(&document) }
             return (document, added)
         }
     }

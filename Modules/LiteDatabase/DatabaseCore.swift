@@ -71,6 +71,7 @@ package final class DatabaseCore: Sendable {
     private let state = Locked(State())
     let notifier: ChangeNotifier
     let indexers: DocumentIndexers
+    let writer: SerialWriter
     let encoders: EncoderPool
     /// The database's blob store (`Attachments/` in the bundle).
     package let blobStore: BlobStore
@@ -165,6 +166,7 @@ package final class DatabaseCore: Sendable {
         }
         notifier = ChangeNotifier.forPath(path)
         indexers = DocumentIndexers.forPath(path)
+        writer = SerialWriter.forPath(path)
         encoders = EncoderPool(sharedKeys: sharedKeys)
         persistedKeys.attach(self, info: info)
         if !readOnly {
