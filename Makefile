@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBIAN_PACKAGES := libsqlite3-dev librocksdb-dev zlib1g-dev sqlite3 pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test demo bench bench-record clean
+.PHONY: deps build test tsan demo bench bench-record clean
 
 ## deps: installs the Debian packages the build links against (only those missing).
 deps:
@@ -22,6 +22,11 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## tsan: the whole suite under the thread sanitizer (its own build folder); any report fails it.
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 
 ## demo: the getting-started example (create a database, save, update and read a document).
 demo: deps
