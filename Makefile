@@ -1,7 +1,7 @@
 # Couchbase Lite for Swift on Linux. `make demo` and `make test` are the two commands a fresh
 # machine needs (README.md); everything else is for day-to-day work.
 SWIFT ?= swift
-DEBIAN_PACKAGES := libsqlite3-dev librocksdb-dev zlib1g-dev sqlite3 pkg-config
+DEBIAN_PACKAGES := libsqlite3-dev librocksdb-dev libstemmer-dev zlib1g-dev sqlite3 pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build test tsan demo bench bench-record clean

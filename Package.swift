@@ -27,6 +27,7 @@ let package = Package(
                        pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CRocksDB", path: "Modules/CRocksDB",
                        pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
+        .systemLibrary(name: "CStemmer", path: "Modules/CStemmer", providers: [.apt(["libstemmer-dev"])]),
 
         // MARK: Support (a lock the thread sanitizer understands)
         .target(name: "LiteSupport", path: "Modules/LiteSupport"),
@@ -41,6 +42,9 @@ let package = Package(
         .target(name: "RocksDBStorage", dependencies: ["LiteSupport", "LiteStorage", "CRocksDB"],
                 path: "Modules/RocksDBStorage"),
         .target(name: "BlobStore", dependencies: ["LiteSupport", crypto], path: "Modules/BlobStore"),
+
+        // MARK: Full-text analysis (tokenizer, Snowball stemming, match syntax)
+        .target(name: "LiteText", dependencies: ["LiteSupport", "CStemmer"], path: "Modules/LiteText"),
 
         // MARK: Database core
         .target(name: "LiteDatabase", dependencies: ["LiteSupport", "Fleece", "LiteStorage", "BlobStore", crypto],
@@ -87,6 +91,7 @@ let package = Package(
                     dependencies: ["TestSupport", "LiteStorage", "SQLiteStorage"],
                     path: "Tests/SQLiteStorageTests"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], path: "Tests/TestSupportTests"),
+        .testTarget(name: "LiteTextTests", dependencies: ["LiteText"], path: "Tests/LiteTextTests"),
         .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport"], path: "Tests/FleeceTests"),
         .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "TestSupport", crypto],
                     path: "Tests/BlobStoreTests"),

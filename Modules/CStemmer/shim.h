@@ -1,0 +1,2 @@
+// Snowball stemmers from Debian's libstemmer-dev (installed by `make deps`).
+#include <libstemmer.h>

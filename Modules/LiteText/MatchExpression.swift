@@ -1,0 +1,53 @@
+/// A parsed full-text match expression, in the syntax SQLite's FTS4 (which Couchbase Lite
+/// uses) accepts: terms (implicit AND), `AND`, `OR`, `NOT`, parentheses, `"phrases"`,
+/// `prefix*`, `NEAR` and `NEAR/n`, and `property:term` column filters. Operators are upper-case
+/// only (a lower-case `or` is a term). Precedence, highest first: NEAR, NOT, AND, OR.
+///
+/// ```swift
+/// let expression = try MatchExpression.parse("(sqlite OR database) NOT \"full text\"",
+///                                            tokenizer: tokenizer)
+/// ```
+package indirect enum MatchExpression: Sendable, Equatable {
+    /// One term.
+    case term(MatchTerm)
+    /// Terms that must appear one after another.
+    case phrase([MatchTerm])
+    /// Terms or phrases that must each appear within `distance` words of the next.
+    case near([MatchExpression], distance: Int)
+    /// Both must match.
+    case and(MatchExpression, MatchExpression)
+    /// Either must match.
+    case or(MatchExpression, MatchExpression)
+    /// The first must match and the second must not.
+    case not(MatchExpression, MatchExpression)
+
+    /// NEAR's distance when the expression does not give one (as in SQLite).
+    package static let defaultNearDistance = 10
+
+    /// Parses `text`, normalising each word with `tokenizer` (so the same stemming and folding
+    /// apply as when the text was indexed).
+    ///
+    /// - Returns: nil when nothing is left to look for (only stop words).
+    /// - Throws: ``TextAnalysisError`` naming the position of a syntax error.
+    package static func parse(_ text: String, tokenizer: TextTokenizer) throws -> MatchExpression? {
+        var parser = MatchParser(tokens: try MatchLexer.tokens(in: text), tokenizer: tokenizer, length: text.count)
+        return try parser.parseAll()
+    }
+}
+
+/// A term of a match expression, normalised.
+package struct MatchTerm: Sendable, Equatable {
+    /// The term as the index stores it.
+    package let text: String
+    /// `term*`: any indexed term starting with `text`.
+    package let isPrefix: Bool
+    /// The property it must appear in (`name:term`), if any.
+    package let column: String?
+
+    /// Makes a term.
+    package init(text: String, isPrefix: Bool = false, column: String? = nil) {
+        self.text = text
+        self.isPrefix = isPrefix
+        self.column = column
+    }
+}

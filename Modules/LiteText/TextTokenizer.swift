@@ -1,0 +1,123 @@
+import Foundation
+
+/// Splits text into the terms a full-text index stores and a match expression looks up.
+///
+/// - Words are maximal runs of letters, combining marks and digits (Unicode categories L, M,
+///   N); everything else separates them. Han ideographs, Hiragana and Katakana, which are
+///   written without spaces, are one-character tokens each (so a search for one character
+///   finds it inside a run).
+/// - Each word is case-folded (Unicode lowercase), optionally stripped of diacritics
+///   (canonical decomposition, then nonspacing marks dropped), dropped when it is a stop word
+///   of the language, and stemmed with the language's Snowball stemmer.
+/// - No language: no stemming and no stop words.
+///
+/// ```swift
+/// let tokenizer = try TextTokenizer(language: .english)
+/// tokenizer.tokens(in: "The Running Dogs").map(\.term)   // ["run", "dog"]
+/// ```
+package struct TextTokenizer: Sendable {
+    /// The language (stemming and stop words), if any.
+    package let language: StemmingLanguage?
+    /// Whether `é` and `e` are the same letter.
+    package let ignoresDiacritics: Bool
+    /// The stop words (already normalised); empty for none.
+    package let stopWords: Set<String>
+    private let stemmer: Stemmer?
+
+    /// A tokenizer for `language` (nil: none).
+    ///
+    /// - Parameters:
+    ///   - stemming: stem words (when the language has a stemmer).
+    ///   - stopWords: the words to leave out; nil uses the language's list.
+    package init(language: StemmingLanguage?, ignoresDiacritics: Bool = false, stemming: Bool = true,
+                 stopWords: [String]? = nil) throws {
+        self.language = language
+        self.ignoresDiacritics = ignoresDiacritics
+        stemmer = try (stemming ? language : nil).map { try Stemmer(language: $0) }
+        let words = stopWords ?? language.map { StopWords.list(for: $0) } ?? []
+        self.stopWords = Set(words.map { Self.fold($0, ignoresDiacritics: ignoresDiacritics) })
+    }
+
+    /// The tokens of `text`, in order.
+    package func tokens(in text: String) -> [TextToken] {
+        var tokens: [TextToken] = []
+        var position = 0
+        for (word, range) in Self.words(in: text) {
+            defer { position += 1 }
+            let folded = Self.fold(word, ignoresDiacritics: ignoresDiacritics)
+            if stopWords.contains(folded) { continue }
+            tokens.append(TextToken(term: stemmer?.stem(folded) ?? folded, position: position, byteRange: range))
+        }
+        return tokens
+    }
+
+    /// The normalised form of one word typed in a match expression (nil for a stop word).
+    package func term(for word: String) -> String? {
+        let folded = Self.fold(word, ignoresDiacritics: ignoresDiacritics)
+        if stopWords.contains(folded) { return nil }
+        return stemmer?.stem(folded) ?? folded
+    }
+
+    /// Case folding, and diacritic removal when asked.
+    static func fold(_ word: String, ignoresDiacritics: Bool) -> String {
+        let lower = word.lowercased()
+        guard ignoresDiacritics else { return lower }
+        var scalars = String.UnicodeScalarView()
+        for scalar in lower.decomposedStringWithCanonicalMapping.unicodeScalars
+        where scalar.properties.generalCategory != .nonspacingMark {
+            scalars.append(scalar)
+        }
+        return String(scalars)
+    }
+
+    /// The words of `text` with their UTF-8 byte ranges.
+    static func words(in text: String) -> [(String, Range<Int>)] {
+        var words: [(String, Range<Int>)] = []
+        var current = String.UnicodeScalarView()
+        var start = 0
+        var offset = 0
+        func flush() {
+            if !current.isEmpty { words.append((String(current), start..<offset)) }
+            current = String.UnicodeScalarView()
+        }
+        for scalar in text.unicodeScalars {
+            let width = UTF8.width(scalar)
+            if isSingleCharacterWord(scalar) {
+                flush()
+                words.append((String(scalar), offset..<(offset + width)))
+            } else if isWordCharacter(scalar) {
+                if current.isEmpty { start = offset }
+                current.append(scalar)
+            } else {
+                flush()
+            }
+            offset += width
+        }
+        flush()
+        return words
+    }
+
+    private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Scripts written without spaces between words.
+    private static func isSingleCharacterWord(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3040...0x30FF,           // Hiragana, Katakana
+             0x3400...0x4DBF,           // CJK Extension A
+             0x4E00...0x9FFF,           // CJK Unified Ideographs
+             0xF900...0xFAFF,           // CJK Compatibility Ideographs
+             0x20000...0x2FFFF:         // CJK Extensions B–F
+            return true
+        default:
+            return false
+        }
+    }
+}
