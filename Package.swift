@@ -43,12 +43,12 @@ let package = Package(
                 path: "Modules/RocksDBStorage"),
         .target(name: "BlobStore", dependencies: ["LiteSupport", crypto], path: "Modules/BlobStore"),
 
-        // MARK: Full-text analysis (tokenizer, Snowball stemming, match syntax)
-        .target(name: "LiteText", dependencies: ["LiteSupport", "CStemmer"], path: "Modules/LiteText"),
-
         // MARK: Database core
         .target(name: "LiteDatabase", dependencies: ["LiteSupport", "Fleece", "LiteStorage", "BlobStore", crypto],
                 path: "Modules/LiteDatabase"),
+        // MARK: Full-text search (tokenizer, Snowball stemming, match syntax, inverted index)
+        .target(name: "LiteText", dependencies: ["LiteSupport", "CStemmer", "Fleece", "LiteStorage", "LiteDatabase"],
+                path: "Modules/LiteText"),
         .target(name: "Upgrader", dependencies: ["CSQLite", "Fleece", "LiteStorage", "BlobStore", "LiteDatabase"],
                 path: "Modules/Upgrader"),
         .target(name: "DatabaseTools",
@@ -91,7 +91,8 @@ let package = Package(
                     dependencies: ["TestSupport", "LiteStorage", "SQLiteStorage"],
                     path: "Tests/SQLiteStorageTests"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], path: "Tests/TestSupportTests"),
-        .testTarget(name: "LiteTextTests", dependencies: ["LiteText"], path: "Tests/LiteTextTests"),
+        .testTarget(name: "LiteTextTests", dependencies: ["LiteText", "LiteDatabase", "LiteStorage", "Fleece", "TestSupport"],
+                    path: "Tests/LiteTextTests"),
         .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport"], path: "Tests/FleeceTests"),
         .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "TestSupport", crypto],
                     path: "Tests/BlobStoreTests"),

@@ -43,11 +43,15 @@ package struct MatchTerm: Sendable, Equatable {
     package let isPrefix: Bool
     /// The property it must appear in (`name:term`), if any.
     package let column: String?
+    /// Its word number in the typed phrase (stop words left out of the phrase still count, as
+    /// they do in the indexed text).
+    package let offset: Int
 
     /// Makes a term.
-    package init(text: String, isPrefix: Bool = false, column: String? = nil) {
+    package init(text: String, isPrefix: Bool = false, column: String? = nil, offset: Int = 0) {
         self.text = text
         self.isPrefix = isPrefix
         self.column = column
+        self.offset = offset
     }
 }

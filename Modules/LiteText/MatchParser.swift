@@ -104,7 +104,7 @@ struct MatchParser {
             return terms(word, column: column, prefix: prefix)
         case .phrase(let text, let column, let prefix):
             index += 1
-            return terms(text, column: column, prefix: prefix, alwaysPhrase: true)
+            return terms(text, column: column, prefix: prefix)
         case .closeParenthesis:
             throw TextAnalysisError("unbalanced \")\"", position: token.position)
         case .and, .or, .not, .near:
@@ -113,7 +113,7 @@ struct MatchParser {
     }
 
     /// A typed word can be several indexed words (`don't`, `e-mail`): then it is a phrase.
-    private func terms(_ text: String, column: String?, prefix: Bool, alwaysPhrase: Bool = false) -> MatchExpression? {
+    private func terms(_ text: String, column: String?, prefix: Bool) -> MatchExpression? {
         let words = TextTokenizer.words(in: text).map(\.0)
         var terms: [MatchTerm] = []
         for (offset, word) in words.enumerated() {
@@ -121,14 +121,17 @@ struct MatchParser {
             // A prefix is matched unstemmed: the stem of a partial word is not a prefix of anything.
             if prefix && isLast {
                 terms.append(MatchTerm(text: TextTokenizer.fold(word, ignoresDiacritics: tokenizer.ignoresDiacritics),
-                                       isPrefix: true, column: column))
+                                       isPrefix: true, column: column, offset: offset))
             } else if let term = tokenizer.term(for: word) {
-                terms.append(MatchTerm(text: term, column: column))
+                terms.append(MatchTerm(text: term, column: column, offset: offset))
             }
         }
         if terms.isEmpty { return nil }
-        if terms.count == 1, !alwaysPhrase { return .term(terms[0]) }
-        return terms.count == 1 ? .term(terms[0]) : .phrase(terms)
+        if terms.count == 1 {
+            let only = terms[0]
+            return .term(MatchTerm(text: only.text, isPrefix: only.isPrefix, column: only.column))
+        }
+        return .phrase(terms)
     }
 
     private static func startsOperand(_ kind: MatchLexer.Kind) -> Bool {

@@ -31,13 +31,16 @@ import Testing
     }
 
     @Test func phrasesPrefixesAndColumns() throws {
-        #expect(try parse("\"full text search\"") == .phrase([MatchTerm(text: "full"), MatchTerm(text: "text"),
-                                                              MatchTerm(text: "search")]))
+        #expect(try parse("\"full text search\"") == .phrase([MatchTerm(text: "full"), MatchTerm(text: "text", offset: 1),
+                                                              MatchTerm(text: "search", offset: 2)]))
         #expect(try parse("data*") == term("data", prefix: true))
         #expect(try parse("name:ritz") == term("ritz", column: "name"))
         #expect(try parse("name:\"grand hotel\"") == .phrase([MatchTerm(text: "grand", column: "name"),
-                                                             MatchTerm(text: "hotel", column: "name")]))
-        #expect(try parse("e-mail") == .phrase([MatchTerm(text: "e"), MatchTerm(text: "mail")]))
+                                                             MatchTerm(text: "hotel", column: "name", offset: 1)]))
+        #expect(try parse("e-mail") == .phrase([MatchTerm(text: "e"), MatchTerm(text: "mail", offset: 1)]))
+        // A stop word inside a phrase keeps its place.
+        #expect(try parse("\"dark and stormy\"", english) == .phrase([MatchTerm(text: "dark"),
+                                                                        MatchTerm(text: "stormi", offset: 2)]))
     }
 
     @Test func termsAreNormalisedLikeIndexedText() throws {

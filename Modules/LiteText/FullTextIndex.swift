@@ -1,0 +1,159 @@
+import Fleece
+import Foundation
+import LiteDatabase
+import LiteStorage
+
+/// A full-text index of some properties of a database's documents, kept in one byte-key store
+/// of the storage seam (so both engines hold it alike) and updated inside every write
+/// transaction through the core's ``DocumentIndexer`` hook.
+///
+/// ```swift
+/// let index = try FullTextIndex.create(FullTextIndexDefinition(name: "desc", properties: ["description"],
+///                                                              language: "en"), in: core)
+/// let hits = try index.search("\"full text\" OR sqlite")   // best first
+/// ```
+package final class FullTextIndex: DocumentIndexer {
+    /// What is indexed and how.
+    package let definition: FullTextIndexDefinition
+    private let tokenizer: TextTokenizer
+    private let paths: [FleecePath]
+    private let storeName: String
+
+    private init(definition: FullTextIndexDefinition) throws {
+        self.definition = definition
+        tokenizer = try definition.makeTokenizer()
+        paths = try definition.properties.map { property in
+            do {
+                return try FleecePath(property)
+            } catch {
+                throw TextAnalysisError("full-text index \"\(definition.name)\": \"\(property)\" is not a property path")
+            }
+        }
+        guard !paths.isEmpty, paths.count <= 255 else {
+            throw TextAnalysisError("full-text index \"\(definition.name)\" needs 1 to 255 properties")
+        }
+        storeName = definition.storeName
+    }
+
+    /// Creates the index in `core`'s file, indexes every document, and keeps it up to date
+    /// from then on (for every open instance of the file in this process).
+    ///
+    /// - Throws: when an index of that name exists with another definition, or on bad input.
+    package static func create(_ definition: FullTextIndexDefinition, in core: DatabaseCore) throws -> FullTextIndex {
+        let index = try FullTextIndex(definition: definition)
+        try core.inTransaction {
+            let store = try core.dataFile.byteKeyStore(index.storeName)
+            if let existing = try store.get(FullTextPostings.definitionKey) {
+                let stored = try JSONDecoder().decode(FullTextIndexDefinition.self, from: Data(existing))
+                guard stored == definition else {
+                    throw TextAnalysisError("a full-text index named \"\(definition.name)\" already exists with "
+                                            + "another definition; delete it first")
+                }
+                return
+            }
+            try store.put(FullTextPostings.definitionKey, Array(try JSONEncoder().encode(definition)))
+            try index.rebuild(in: core)
+        }
+        _ = core.addIndexer(index)
+        return index
+    }
+
+    // MARK: Maintenance
+
+    package func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore) throws {
+        let store = try core.dataFile.byteKeyStore(storeName)
+        var stats = try readStats(store)
+        if let old = change.oldBody {
+            let removed = try unindex(change.documentID, body: old, in: store, core: core)
+            if removed >= 0 { stats = (max(0, stats.documents - 1), max(0, stats.words - removed)) }
+        }
+        if let new = change.newBody {
+            let added = try index(change.documentID, body: new, in: store, core: core)
+            stats = (stats.documents + 1, stats.words + added)
+        }
+        try writeStats(stats, to: store)
+    }
+
+    package func rebuild(in core: DatabaseCore) throws {
+        let store = try core.dataFile.byteKeyStore(storeName)
+        try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil))
+        var stats = (documents: 0, words: 0)
+        let enumerator = try core.documents.enumerate(options: RecordEnumerationOptions())
+        while let record = try enumerator.next() {
+            let document = try StoredDocument(record: record)
+            guard let body = document.storedCurrentBody else { continue }
+            stats.words += try index(record.key, body: body, in: store, core: core)
+            stats.documents += 1
+        }
+        try writeStats(stats, to: store)
+    }
+
+    /// The text of each indexed property of a body (nil where it is missing or not a string).
+    private func texts(of body: [UInt8], core: DatabaseCore) throws -> [String?] {
+        let document = try FleeceDocument(bytes: body.isEmpty ? StoredDocument.emptyDictionary : body,
+                                          sharedKeys: core.sharedKeys, trusted: true)
+        return paths.map { $0.evaluate(on: document.root)?.string }
+    }
+
+    /// Adds a document's postings. - Returns: how many words it indexed.
+    private func index(_ documentID: String, body: [UInt8], in store: any ByteKeyStore, core: DatabaseCore) throws -> Int {
+        let texts = try texts(of: body, core: core)
+        var counts = [Int](repeating: 0, count: texts.count)
+        for (column, text) in texts.enumerated() {
+            guard let text else { continue }
+            let tokens = tokenizer.tokens(in: text)
+            counts[column] = tokens.count
+            var byTerm: [String: [FullTextPostings.Occurrence]] = [:]
+            for token in tokens {
+                byTerm[token.term, default: []].append(.init(position: token.position, byteRange: token.byteRange))
+            }
+            for (term, occurrences) in byTerm {
+                try store.put(FullTextPostings.postingKey(term: term, documentID: documentID, column: column),
+                              FullTextPostings.encode(occurrences))
+            }
+        }
+        let total = counts.reduce(0, +)
+        guard texts.contains(where: { $0 != nil }) else { return 0 }
+        try store.put(FullTextPostings.documentKey(documentID), FullTextPostings.encodeCounts(counts))
+        return total
+    }
+
+    /// Removes a document's postings, found by tokenizing the body they were made from.
+    /// - Returns: how many words it had indexed, or -1 when it was not indexed.
+    private func unindex(_ documentID: String, body: [UInt8], in store: any ByteKeyStore, core: DatabaseCore) throws -> Int {
+        guard let counts = try store.get(FullTextPostings.documentKey(documentID)) else { return -1 }
+        for (column, text) in try texts(of: body, core: core).enumerated() {
+            guard let text else { continue }
+            for term in Set(tokenizer.tokens(in: text).map(\.term)) {
+                try store.delete(FullTextPostings.postingKey(term: term, documentID: documentID, column: column))
+            }
+        }
+        try store.delete(FullTextPostings.documentKey(documentID))
+        return try FullTextPostings.decodeCounts(counts).reduce(0, +)
+    }
+
+    private func readStats(_ store: any ByteKeyStore) throws -> (documents: Int, words: Int) {
+        guard let bytes = try store.get(FullTextPostings.statsKey) else { return (0, 0) }
+        let values = try FullTextPostings.decodeCounts(bytes)
+        guard values.count == 2 else { throw TextAnalysisError("full-text index \"\(definition.name)\" is damaged") }
+        return (values[0], values[1])
+    }
+
+    private func writeStats(_ stats: (documents: Int, words: Int), to store: any ByteKeyStore) throws {
+        try store.put(FullTextPostings.statsKey, FullTextPostings.encodeCounts([stats.documents, stats.words]))
+    }
+
+    // MARK: Search
+
+    /// The documents matching `text` (the match syntax of ``MatchExpression``), best first.
+    package func search(_ text: String, in core: DatabaseCore) throws -> [FullTextHit] {
+        guard let expression = try MatchExpression.parse(text, tokenizer: tokenizer) else { return [] }
+        return try core.dataFile.withReadSnapshot {
+            let store = try core.dataFile.byteKeyStore(storeName)
+            var search = FullTextSearch(store: store, columns: definition.properties)
+            let matches = try search.evaluate(expression)
+            let stats = try readStats(store)
+            return try search.rank(matches, documentCount: stats.documents, totalWords: stats.words)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// The byte layout of a full-text index in its byte-key store. Keys start with a tag byte:
+///
+/// - `0x00 "definition"` → the definition as JSON;
+/// - `0x01 term 0x00 docID 0x00 column` → the term's occurrences in that property:
+///   varint count, then per occurrence varint position, varint byte start, varint byte length;
+/// - `0x02 docID` → varint word count per indexed property (for length normalisation);
+/// - `0x03 "stats"` → varint indexed documents, varint total words.
+///
+/// Terms and document IDs never contain a 0x00 byte (terms are letters and digits; document
+/// IDs have no control characters), so the separators are unambiguous and a term's postings
+/// are one contiguous key range.
+enum FullTextPostings {
+    static let definitionKey: [UInt8] = [0x00] + Array("definition".utf8)
+    static let statsKey: [UInt8] = [0x03] + Array("stats".utf8)
+
+    static func postingKey(term: String, documentID: String, column: Int) -> [UInt8] {
+        [0x01] + Array(term.utf8) + [0x00] + Array(documentID.utf8) + [0x00, UInt8(truncatingIfNeeded: column)]
+    }
+
+    /// Every posting of `term` exactly (with `prefix`, of every term starting with it).
+    static func termPrefix(_ term: String, isPrefix: Bool) -> [UInt8] {
+        [0x01] + Array(term.utf8) + (isPrefix ? [] : [0x00])
+    }
+
+    /// Splits a posting key into term, document ID and column.
+    static func parsePostingKey(_ key: [UInt8]) -> (term: String, documentID: String, column: Int)? {
+        guard key.first == 0x01, let termEnd = key[1...].firstIndex(of: 0x00),
+              let idEnd = key[(termEnd + 1)...].firstIndex(of: 0x00), idEnd + 1 < key.count else { return nil }
+        return (String(decoding: key[1..<termEnd], as: UTF8.self),
+                String(decoding: key[(termEnd + 1)..<idEnd], as: UTF8.self), Int(key[idEnd + 1]))
+    }
+
+    static func documentKey(_ documentID: String) -> [UInt8] { [0x02] + Array(documentID.utf8) }
+
+    struct Occurrence: Equatable {
+        let position: Int
+        let byteRange: Range<Int>
+    }
+
+    static func encode(_ occurrences: [Occurrence]) -> [UInt8] {
+        var out: [UInt8] = []
+        appendVarint(UInt64(occurrences.count), to: &out)
+        for occurrence in occurrences {
+            appendVarint(UInt64(occurrence.position), to: &out)
+            appendVarint(UInt64(occurrence.byteRange.lowerBound), to: &out)
+            appendVarint(UInt64(occurrence.byteRange.count), to: &out)
+        }
+        return out
+    }
+
+    static func decodeOccurrences(_ bytes: [UInt8]) throws -> [Occurrence] {
+        var reader = VarintReader(bytes: bytes)
+        let count = try reader.next()
+        guard count <= UInt64(bytes.count) else { throw TextAnalysisError("full-text posting is damaged") }
+        var occurrences: [Occurrence] = []
+        occurrences.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            let position = try reader.nextInt(), start = try reader.nextInt(), length = try reader.nextInt()
+            guard start <= Int.max - length else { throw TextAnalysisError("full-text posting is damaged") }
+            occurrences.append(Occurrence(position: position, byteRange: start..<(start + length)))
+        }
+        return occurrences
+    }
+
+    static func encodeCounts(_ counts: [Int]) -> [UInt8] {
+        var out: [UInt8] = []
+        for count in counts { appendVarint(UInt64(count), to: &out) }
+        return out
+    }
+
+    static func decodeCounts(_ bytes: [UInt8]) throws -> [Int] {
+        var reader = VarintReader(bytes: bytes)
+        var counts: [Int] = []
+        while !reader.isAtEnd { counts.append(try reader.nextInt()) }
+        return counts
+    }
+
+    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            out.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(value))
+    }
+
+    struct VarintReader {
+        let bytes: [UInt8]
+        var offset = 0
+        var isAtEnd: Bool { offset >= bytes.count }
+
+        mutating func nextInt() throws -> Int {
+            guard let value = Int(exactly: try next()) else {
+                throw TextAnalysisError("full-text index data is damaged (a number is out of range)")
+            }
+            return value
+        }
+
+        mutating func next() throws -> UInt64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < bytes.count, shift < 64 {
+                let byte = bytes[offset]
+                offset += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+            throw TextAnalysisError("full-text index data is damaged (a number is cut short)")
+        }
+    }
+}

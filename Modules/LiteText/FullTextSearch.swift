@@ -1,0 +1,173 @@
+import Foundation
+import LiteStorage
+
+/// Evaluates a match expression against one index's postings and ranks the documents.
+///
+/// Ranking is Okapi BM25 (k1 = 1.2, b = 0.75) over the matched terms: a term counts more the
+/// rarer it is among the indexed documents, and more occurrences count with diminishing
+/// returns, normalised by the document's indexed length. (Couchbase Lite 2.8 ranks with FTS4's
+/// matchinfo sums; BM25 orders the same way where one document simply has more and rarer
+/// matches, and is the better-studied choice — see docs/decisions.md.)
+struct FullTextSearch {
+    struct Hit: Equatable {
+        let term: String
+        let column: Int
+        let position: Int
+        let byteRange: Range<Int>
+    }
+
+    /// Document ID → the words that made it match.
+    typealias Matches = [String: [Hit]]
+
+    let store: any ByteKeyStore
+    let columns: [String]
+    /// How many documents contain each looked-up term.
+    private(set) var documentFrequency: [String: Int] = [:]
+
+    init(store: any ByteKeyStore, columns: [String]) {
+        self.store = store
+        self.columns = columns
+    }
+
+    mutating func evaluate(_ expression: MatchExpression) throws -> Matches {
+        switch expression {
+        case .term(let term):
+            return try postings(term)
+        case .phrase(let terms):
+            return try phrase(terms)
+        case .near(let operands, let distance):
+            return try near(operands, distance: distance)
+        case .and(let left, let right):
+            let leftMatches = try evaluate(left)
+            let rightMatches = try evaluate(right)
+            var result: Matches = [:]
+            for (id, hits) in leftMatches { if let more = rightMatches[id] { result[id] = hits + more } }
+            return result
+        case .or(let left, let right):
+            return try evaluate(left).merging(try evaluate(right)) { $0 + $1 }
+        case .not(let left, let right):
+            let excluded = try evaluate(right)
+            return try evaluate(left).filter { excluded[$0.key] == nil }
+        }
+    }
+
+    /// The column a `property:` filter names: a property path as given, or its last component.
+    private func column(named name: String) -> Int? {
+        columns.firstIndex(of: name) ?? columns.firstIndex { $0.split(separator: ".").last.map(String.init) == name }
+    }
+
+    private mutating func postings(_ term: MatchTerm) throws -> Matches {
+        var filter: Int?
+        if let name = term.column {
+            guard let index = column(named: name) else { return [:] }   // no such property: no match
+            filter = index
+        }
+        var matches: Matches = [:]
+        let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: term.isPrefix))
+        defer { cursor.close() }
+        var documents = Set<String>()
+        while let entry = try cursor.next() {
+            guard let (text, documentID, column) = FullTextPostings.parsePostingKey(entry.key) else {
+                throw TextAnalysisError("full-text index data is damaged (a key cannot be read)")
+            }
+            documents.insert(documentID)
+            if let filter, filter != column { continue }
+            for occurrence in try FullTextPostings.decodeOccurrences(entry.value) {
+                matches[documentID, default: []].append(Hit(term: text, column: column,
+                                                            position: occurrence.position, byteRange: occurrence.byteRange))
+            }
+        }
+        documentFrequency[term.text] = documents.count
+        return matches
+    }
+
+    /// Occurrences of consecutive terms: the hits of each whole occurrence.
+    private mutating func phraseOccurrences(_ terms: [MatchTerm]) throws -> [String: [[Hit]]] {
+        var perTerm: [Matches] = []
+        for term in terms { perTerm.append(try postings(term)) }
+        guard let first = perTerm.first else { return [:] }
+        var result: [String: [[Hit]]] = [:]
+        for (documentID, starts) in first {
+            let others = perTerm.dropFirst().map { $0[documentID] ?? [] }
+            guard !others.contains(where: \.isEmpty) else { continue }
+            for start in starts {
+                var run = [start]
+                for (index, hits) in others.enumerated() {
+                    let expected = start.position + terms[index + 1].offset - terms[0].offset
+                    guard let next = hits.first(where: { $0.column == start.column && $0.position == expected }) else {
+                        run = []
+                        break
+                    }
+                    run.append(next)
+                }
+                if !run.isEmpty { result[documentID, default: []].append(run) }
+            }
+        }
+        return result
+    }
+
+    private mutating func phrase(_ terms: [MatchTerm]) throws -> Matches {
+        try phraseOccurrences(terms).mapValues { $0.flatMap { $0 } }
+    }
+
+    /// Each operand (a term or phrase) within `distance` words of the next, in one property.
+    private mutating func near(_ operands: [MatchExpression], distance: Int) throws -> Matches {
+        var spans: [[String: [[Hit]]]] = []
+        for operand in operands {
+            switch operand {
+            case .term(let term): spans.append(try postings(term).mapValues { $0.map { [$0] } })
+            case .phrase(let terms): spans.append(try phraseOccurrences(terms))
+            default: throw TextAnalysisError("NEAR joins terms and phrases only")
+            }
+        }
+        guard let first = spans.first else { return [:] }
+        var result: Matches = [:]
+        for documentID in first.keys where spans.allSatisfy({ $0[documentID] != nil }) {
+            var hits: [Hit] = []
+            var satisfied = true
+            for index in 0..<(spans.count - 1) {
+                let left = spans[index][documentID] ?? [], right = spans[index + 1][documentID] ?? []
+                let pairs = left.flatMap { a in right.map { b in (a, b) } }.filter { a, b in
+                    guard let aFirst = a.first, let aLast = a.last, let bFirst = b.first, let bLast = b.last,
+                          aFirst.column == bFirst.column else { return false }
+                    let gap = bFirst.position > aLast.position ? bFirst.position - aLast.position - 1
+                                                               : aFirst.position - bLast.position - 1
+                    return gap >= 0 && gap <= distance
+                }
+                guard !pairs.isEmpty else {
+                    satisfied = false
+                    break
+                }
+                for (a, b) in pairs { hits += a + b }
+            }
+            if satisfied { result[documentID] = hits }
+        }
+        return result
+    }
+
+    /// The hits of `matches` ranked by BM25, best first (ties by document ID).
+    func rank(_ matches: Matches, documentCount: Int, totalWords: Int) throws -> [FullTextHit] {
+        let k1 = 1.2, b = 0.75
+        let documents = Double(max(documentCount, 1))
+        let averageLength = max(Double(totalWords) / documents, 1)
+        var hits: [FullTextHit] = []
+        hits.reserveCapacity(matches.count)
+        for (documentID, words) in matches {
+            let lengthBytes = try store.get(FullTextPostings.documentKey(documentID))
+            let length = Double(try lengthBytes.map { try FullTextPostings.decodeCounts($0).reduce(0, +) } ?? 0)
+            var frequencies: [String: Int] = [:]
+            for word in words { frequencies[word.term, default: 0] += 1 }
+            var score = 0.0
+            for (term, count) in frequencies {
+                let frequency = Double(documentFrequency[term] ?? 1)
+                let idf = log((documents - frequency + 0.5) / (frequency + 0.5) + 1)
+                let tf = Double(count)
+                score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / averageLength))
+            }
+            let offsets = Set(words.map { FullTextHit.Offset(column: $0.column, byteRange: $0.byteRange) })
+                .sorted { ($0.column, $0.byteRange.lowerBound) < ($1.column, $1.byteRange.lowerBound) }
+            hits.append(FullTextHit(documentID: documentID, rank: score, offsets: offsets))
+        }
+        return hits.sorted { $0.rank != $1.rank ? $0.rank > $1.rank : $0.documentID < $1.documentID }
+    }
+}
