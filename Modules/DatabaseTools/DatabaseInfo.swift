@@ -50,8 +50,24 @@ package struct DatabaseInfo: Codable, Sendable, Hashable {
                 lastSequence: try documents.lastSequence(), purgeCount: try documents.purgeCount(),
                 publicUUID: hex(try core.publicUUID()), privateUUID: hex(try core.privateUUID()),
                 blobCount: keys.count, blobBytes: blobBytes, keyStores: try core.dataFile.keyStoreNames(),
-                indexes: try core.dataFile.byteKeyStoreNames(), dataFileBytes: size(ofDataFile: dataPath))
+                indexes: try indexNames(core.dataFile), dataFileBytes: size(ofDataFile: dataPath))
         }
+    }
+
+    /// Every index of the file: its own index stores, and the indexes Couchbase Lite made
+    /// (or a conversion carried), marked with their kind.
+    static func indexNames(_ file: any DataFile) throws -> [String] {
+        let own = try file.byteKeyStoreNames().filter { $0 != ForeignIndex.carrierStoreName }
+        let foreign = try file.foreignIndexes().map { index -> String in
+            let kind = switch index.kind {
+            case .value: "value"
+            case .fullText: "full-text"
+            case .array: "array"
+            case .predictive: "predictive"
+            }
+            return "\(index.name) (\(kind), Couchbase Lite)"
+        }
+        return own + foreign
     }
 
     /// Lowercase hex of `bytes`.

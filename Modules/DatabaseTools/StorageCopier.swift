@@ -34,8 +34,13 @@ package enum StorageCopier {
             for name in try source.keyStoreNames() {
                 try copyKeyStore(name, from: source, to: destination, done: &done, progress: progress)
             }
-            for name in try source.byteKeyStoreNames() {
+            for name in try source.byteKeyStoreNames() where name != ForeignIndex.carrierStoreName {
                 try copyByteKeyStore(name, from: source, to: destination, done: &done, progress: progress)
+            }
+            // LiteCore's own index definitions (or those carried here earlier) go with the data,
+            // so the query engine can adopt or rebuild them in the new file.
+            try DatabaseToolsError.wrapping(.ioFailure, "carrying index definitions to \(destination.path)") {
+                try destination.carry(try source.foreignIndexes())
             }
         }
     }

@@ -32,8 +32,16 @@ package enum StorageVerifier {
             for name in names {
                 try compareKeyStore(try source.keyStore(name), try destination.keyStore(name), summary: &summary)
             }
-            let byteNames = try source.byteKeyStoreNames()
-            let otherByteNames = try destination.byteKeyStoreNames()
+            let foreign = try source.foreignIndexes()
+            let otherForeign = try destination.foreignIndexes()
+            guard foreign.map(\.name) == otherForeign.map(\.name),
+                  zip(foreign, otherForeign).allSatisfy({ $0.kind == $1.kind && $0.expression == $1.expression }) else {
+                throw mismatch("index definitions differ: \(foreign.map(\.name)) in the source, "
+                               + "\(otherForeign.map(\.name)) in the destination")
+            }
+            // The carrier of those definitions is compared as definitions above.
+            let byteNames = try source.byteKeyStoreNames().filter { $0 != ForeignIndex.carrierStoreName }
+            let otherByteNames = try destination.byteKeyStoreNames().filter { $0 != ForeignIndex.carrierStoreName }
             guard byteNames == otherByteNames else {
                 throw mismatch("byte-key stores differ: \(byteNames) in the source, \(otherByteNames) in the destination")
             }

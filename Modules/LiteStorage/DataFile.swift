@@ -54,6 +54,9 @@ package protocol DataFile: AnyObject, Sendable {
 
     /// Reclaims unused space.
     func compact() throws
+    /// The indexes the file declares that are not this project's own (see ``ForeignIndex``):
+    /// LiteCore's, and those carried from such a file by a conversion. Sorted by name.
+    func foreignIndexes() throws -> [ForeignIndex]
     /// Checks the file's own structures (pages, indexes, block checksums) and returns each
     /// problem found as a sentence; an empty array means the engine found nothing wrong.
     func checkIntegrity() throws -> [String]

@@ -10,7 +10,12 @@ extension SQLiteDataFile {
         try checkOpen()
         if let store = schema.withLock({ $0.keyStores[name] }) { return store }
         let table = SQLiteSchema.table(name)
-        if try !withReader({ try tableExists(table, $0) }) {
+        let exists = try withReader { try tableExists(table, $0) }
+        if exists, try !keyStoreNames().contains(name) {
+            throw StorageError(.invalidParameter, "SQLite database \"\(path)\": table \(table) is one of Couchbase "
+                               + "Lite's own tables, not a key store")
+        }
+        if !exists {
             guard !isReadOnly else {
                 throw StorageError(.notFound, "SQLite database \"\(path)\" has no key store \"\(name)\" "
                                    + "(opened read-only, so it cannot be created)")
@@ -34,12 +39,16 @@ extension SQLiteDataFile {
         }
     }
 
-    /// Names of the key stores: tables `kv_<name>`, leaving out LiteCore's FTS tables (`kv_x::y`).
+    /// Names of the key stores: tables `kv_<name>` with exactly the key-store columns. LiteCore
+    /// has other `kv_` tables (2.0's `kv_fts_map`, FTS4 tables `kv_x::y` and their shadow
+    /// tables, array-index tables `kv_x:unnest:path`) that must never be taken for key stores.
     package func keyStoreNames() throws -> [String] {
         try withReader { connection in
             let statement = try connection.cached("""
-                SELECT substr(name, 4) FROM sqlite_master WHERE type='table' AND name GLOB 'kv_*' \
-                AND name NOT GLOB 'kv_*::*' ORDER BY name
+                SELECT substr(m.name, 4) FROM sqlite_master m WHERE m.type='table' AND m.name GLOB 'kv_*' \
+                AND (SELECT group_concat(c.name, ',') FROM (SELECT name FROM pragma_table_info(m.name) ORDER BY cid) c) \
+                IN ('key,sequence,flags,version,body', 'key,sequence,flags,version,body,expiration') \
+                ORDER BY m.name
                 """)
             defer { statement.reset() }
             var names: [String] = []

@@ -1,0 +1,32 @@
+import Foundation
+
+extension DataFile {
+    /// The definitions a conversion carried into this file (the ``ForeignIndex/carrierStoreName``
+    /// byte-key store), empty when there are none.
+    package func carriedForeignIndexes() throws -> [ForeignIndex] {
+        guard try byteKeyStoreNames().contains(ForeignIndex.carrierStoreName) else { return [] }
+        let cursor = try byteKeyStore(ForeignIndex.carrierStoreName).scanAll()
+        defer { cursor.close() }
+        var indexes: [ForeignIndex] = []
+        while let entry = try cursor.next() {
+            do {
+                indexes.append(try JSONDecoder().decode(ForeignIndex.self, from: Data(entry.value)))
+            } catch {
+                throw StorageError(.corrupt, "\"\(path)\": the carried definition of index "
+                                   + "\"\(String(decoding: entry.key, as: UTF8.self))\" cannot be read")
+            }
+        }
+        return indexes
+    }
+
+    /// Records `indexes` in the carrier store (inside the caller's transaction, or its own).
+    package func carry(_ indexes: [ForeignIndex]) throws {
+        guard !indexes.isEmpty else { return }
+        try write {
+            let store = try byteKeyStore(ForeignIndex.carrierStoreName)
+            for index in indexes {
+                try store.put(Array(index.name.utf8), Array(try JSONEncoder().encode(index)))
+            }
+        }
+    }
+}
