@@ -145,6 +145,8 @@ extension DatabaseCore {
             throw DatabaseError(.assertionFailed, "document \"\(document.id)\" has no revision to save")
         }
         var flags = document.flags.subtracting([.deleted, .conflicted, .hasAttachments])
+        // A new current revision has not been pushed anywhere yet.
+        if current.id != document.storedRevisionID { flags.remove(.synced) }
         if current.isDeleted { flags.insert(.deleted) }
         if document.tree.hasConflict { flags.insert(.conflicted) }
         if document.tree.revisions.contains(where: { $0.flags.contains(.hasAttachments) }) {
@@ -164,6 +166,7 @@ extension DatabaseCore {
                                oldBody: document.storedCurrentBody, newBody: newBody)
         }
         document.storedCurrentBody = newBody
+        document.storedRevisionID = current.id
         noteChanged(document.id)
     }
 }

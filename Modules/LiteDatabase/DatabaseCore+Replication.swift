@@ -94,4 +94,20 @@ extension DatabaseCore {
             return removed
         }
     }
+
+    /// Marks the document as pushed to the server (the `synced` flag) if it is still at
+    /// `sequence`, without giving it a new sequence, so it does not look changed again.
+    ///
+    /// - Returns: false when the document changed since (or is gone).
+    @discardableResult
+    package func markSynced(id: String, sequence: UInt64) throws -> Bool {
+        try inTransaction {
+            try DatabaseError.mapping("marking \"\(id)\" as synced") {
+                guard let record = try documents.get(id, content: .metaOnly), record.sequence == sequence else {
+                    return false
+                }
+                return try documents.setFlags(id, to: record.flags.union(.synced))
+            }
+        }
+    }
 }

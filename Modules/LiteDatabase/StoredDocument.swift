@@ -16,6 +16,8 @@ package struct StoredDocument: Sendable {
     /// The current revision's body as it was stored when the document was read (nil when
     /// there was no document or the revision was a deletion): what indexes hold for it.
     package var storedCurrentBody: [UInt8]?
+    /// The current revision's ID as stored when the document was read.
+    package var storedRevisionID: RevisionID?
 
     /// An unsaved document.
     package init(id: String) {
@@ -38,6 +40,7 @@ package struct StoredDocument: Sendable {
             throw DatabaseError(error.code, "document \"\(record.key)\": \(error.message)", underlying: error.underlying)
         }
         storedCurrentBody = tree.current.flatMap { $0.isDeleted ? nil : ($0.body ?? []) }
+        storedRevisionID = tree.current?.id
     }
 
     /// Whether the document exists in the database (has been saved at least once).

@@ -21,6 +21,12 @@ package protocol KeyStore: AnyObject, Sendable {
     @discardableResult
     func set(_ record: Record, ifSequence: UInt64?) throws -> UInt64
 
+    /// Changes a record's flags (e.g. marks it synced) without giving it a new sequence, so
+    /// the change feed and replication checkpoints do not see it as a change. Inside a write
+    /// transaction only.
+    /// - Returns: whether the record exists.
+    @discardableResult
+    func setFlags(_ key: String, to flags: DocumentFlags) throws -> Bool
     /// Removes the record for good (no tombstone) and increments the purge count.
     /// - Returns: whether a record was removed.
     @discardableResult

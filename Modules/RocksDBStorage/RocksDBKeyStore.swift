@@ -24,7 +24,7 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
     private var handle: RocksDBHandle { file.handle }
     private var path: String { file.path }
 
-    private func recordKey(_ key: String) -> [UInt8] {
+    func recordKey(_ key: String) -> [UInt8] {
         var bytes = recordPrefix
         bytes.append(contentsOf: key.utf8)
         return bytes
@@ -32,7 +32,7 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
 
     // MARK: Reading
 
-    private func get(_ key: String, content: RecordContent, view: RocksDBView) throws -> Record? {
+    func get(_ key: String, content: RecordContent, view: RocksDBView) throws -> Record? {
         try handle.get(recordKey(key), view: view) { value in
             try RocksDBRecordCodec.record(key: key, value, content: content, path: path)
         }

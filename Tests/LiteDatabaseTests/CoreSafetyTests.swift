@@ -109,8 +109,13 @@ import Testing
             try save(core, "gone", #"{"w":1}"#)
             try core.purgeDocument(id: "gone")
             try save(core, "expiring", #"{"e":1}"#)
+            // The housekeeping timer purges it; wait for that commit's notification.
+            let purged = DispatchSemaphore(value: 0)
+            let observer = core.addChangeObserver { ids in if ids.contains("expiring") { purged.signal() } }
+            defer { core.removeChangeObserver(observer) }
             try core.setExpiration(id: "expiring", to: DatabaseCore.nowMilliseconds() - 1)
-            #expect(try core.purgeExpiredDocuments() == 1)
+            #expect(purged.wait(timeout: .now() + 10) == .success)
+            #expect(try core.document(id: "expiring") == nil)
 
             let seen = indexer.changes.withLock { $0.map { "\($0.id) \($0.old ?? "-") > \($0.new ?? "-")" } }
             #expect(seen == [

@@ -105,4 +105,21 @@ import Testing
             #expect(try core.document(id: "doc") == nil)
         }
     }
+
+    @Test(arguments: StorageEngineKind.allCases)
+    func markingSyncedKeepsTheSequenceAndNeedsTheCurrentOne(engine: StorageEngineKind) throws {
+        try withTemporaryCore(engine) { core, _ in
+            let saved = try #require(try save(core, "doc", #"{"v":1}"#))
+            let since = try core.lastSequence()
+            #expect(try core.markSynced(id: "doc", sequence: saved.sequence))
+            #expect(try core.document(id: "doc")?.flags.contains(.synced) == true)
+            #expect(try core.document(id: "doc")?.sequence == saved.sequence)
+            #expect(try core.changes(since: since).isEmpty)
+            #expect(try core.markSynced(id: "doc", sequence: saved.sequence + 1) == false)
+            #expect(try core.markSynced(id: "nobody", sequence: 1) == false)
+            // A new local revision is not synced.
+            try save(core, "doc", #"{"v":2}"#, base: saved.revisionID)
+            #expect(try core.document(id: "doc")?.flags.contains(.synced) == false)
+        }
+    }
 }

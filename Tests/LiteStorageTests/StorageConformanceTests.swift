@@ -6,6 +6,11 @@ import TestSupport
 /// Test names state the behaviour; the argument names the engine.
 @Suite struct KeyStoreConformance {
     @Test(arguments: StorageEngineKind.allCases)
+    func setFlagsKeepsTheSequence(engine: StorageEngineKind) throws {
+        try withTemporaryDataFile(engine, StorageConformance.setFlagsKeepsTheSequence)
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func compactKeepsData(engine: StorageEngineKind) throws {
         try withTemporaryDataFile(engine, StorageConformance.compactKeepsData)
     }

@@ -1,0 +1,16 @@
+import LiteStorage
+
+extension RocksDBKeyStore {
+    /// Rewrites the record with new flags and its own sequence (the sequence index holds only
+    /// the key, so it stays as it is).
+    @discardableResult
+    package func setFlags(_ key: String, to flags: DocumentFlags) throws -> Bool {
+        let batch = try file.batch()
+        guard let record = try get(key, content: .all, view: .transaction(batch)) else { return false }
+        guard record.flags != flags else { return true }
+        file.put(recordKey(key), RocksDBRecordCodec.encode(sequence: record.sequence, flags: flags,
+                                                           expiration: record.expiration, version: record.version,
+                                                           body: record.body), in: batch)
+        return true
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import LiteStorage
+import Testing
+
+extension StorageConformance {
+    // MARK: Flags without a new sequence
+
+    /// Setting flags keeps the record's sequence, the store's last sequence and the change
+    /// order; it commits and rolls back with its transaction; a missing key answers false.
+    package static func setFlagsKeepsTheSequence(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        let first = try file.write { try store.set(Record(key: "a", version: [1], body: [1]), ifSequence: 0) }
+        let second = try file.write { try store.set(Record(key: "b", version: [1], body: [2]), ifSequence: 0) }
+        #expect(try file.write { try store.setFlags("a", to: [.synced, .hasAttachments]) })
+        let record = try #require(try store.get("a"))
+        #expect(record.sequence == first)
+        #expect(record.flags == [.synced, .hasAttachments])
+        #expect(record.body == [1])
+        #expect(try store.lastSequence() == second)
+        #expect(try store.enumerate(since: 0, options: .init()).collect().map(\.key) == ["a", "b"])
+        #expect(try file.write { try store.setFlags("missing", to: [.synced]) } == false)
+
+        struct Abort: Error {}
+        _ = try? file.write {
+            try store.setFlags("b", to: [.synced])
+            throw Abort()
+        }
+        #expect(try store.get("b")?.flags == [])
+        #expect(throws: StorageError.self) { try store.setFlags("b", to: [.synced]) }
+    }
+}
