@@ -128,6 +128,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         try shared.lockWriter()
         let batch: RocksDBPendingWrites
         do {
+            try checkOpen()   // close() may have run while this thread waited for the lock
             batch = try RocksDBPendingWrites(path: path, expectedWrites: lastTransactionWrites)
         } catch {
             shared.unlockWriter()
@@ -246,10 +247,14 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     /// Closes this instance (the shared RocksDB handle closes with the last one).
     package func close() throws {
         if closed.load(ordering: .acquiring) { return }
-        if scopes.hasWriter {
+        if scopes.isWriting {
             throw StorageError(.unsupported, "RocksDB database \"\(path)\" cannot close during a "
                                + "write transaction; finish the transaction first")
         }
+        // Under the writer lock: another thread's transaction on this instance finishes first,
+        // and a thread waiting to write re-checks `closed` once it has the lock.
+        if !isReadOnly { try shared.lockWriter() }
+        defer { if !isReadOnly { shared.unlockWriter() } }
         guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
         let tokens = catalog.withLock { state in

@@ -71,7 +71,7 @@ package final class SQLiteByteKeyStore: ByteKeyStore, @unchecked Sendable {
 
     /// Entries in `range`, in key order.
     package func scan(_ range: ByteKeyRange, descending: Bool) throws -> ByteKeyEnumerator {
-        let (connection, release) = try file.cursorConnection()
+        let (connection, release, check) = try file.cursorConnection()
         let statement: SQLiteStatement
         do {
             statement = try connection.prepare("SELECT key, value FROM \(table)\(Self.filter(range)) "
@@ -82,6 +82,7 @@ package final class SQLiteByteKeyStore: ByteKeyStore, @unchecked Sendable {
         }
         Self.bind(range, statement)
         return ByteKeyEnumerator(next: {
+            try check()
             guard try statement.step() else { return nil }
             return ByteKeyEntry(key: statement.bytes(0), value: statement.bytes(1))
         }, close: {

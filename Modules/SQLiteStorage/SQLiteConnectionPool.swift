@@ -8,7 +8,7 @@ final class SQLiteConnectionPool: Sendable {
     private let path: String
     private let flags: Int32
     private let maximumIdle = 8
-    private let idle = Locked<[SQLiteConnection]>([])
+    private let idle = Locked<(connections: [SQLiteConnection], closed: Bool)>(([], false))
 
     init(path: String, readOnly: Bool) {
         self.path = path
@@ -17,7 +17,7 @@ final class SQLiteConnectionPool: Sendable {
 
     /// An idle connection, or a new one.
     func checkout() throws -> SQLiteConnection {
-        if let connection = idle.withLock({ $0.popLast() }) { return connection }
+        if let connection = idle.withLock({ $0.connections.popLast() }) { return connection }
         let connection = try SQLiteConnection(path: path, flags: flags)
         // Readers never write; query_only makes a stray write an error instead of a surprise.
         try connection.execute("PRAGMA busy_timeout=10000; PRAGMA query_only=1; PRAGMA case_sensitive_like=true")
@@ -26,19 +26,20 @@ final class SQLiteConnectionPool: Sendable {
 
     /// Returns a connection for reuse (closes it when enough are idle).
     func checkin(_ connection: SQLiteConnection) {
-        let kept = idle.withLock { connections -> Bool in
-            guard connections.count < maximumIdle else { return false }
-            connections.append(connection)
+        let kept = idle.withLock { idle -> Bool in
+            // After closeAll, a connection a reader still had is closed when it comes back.
+            guard !idle.closed, idle.connections.count < maximumIdle else { return false }
+            idle.connections.append(connection)
             return true
         }
         if !kept { connection.close() }
     }
 
-    /// Closes every idle connection.
+    /// Closes every idle connection; those still in use are closed when checked in.
     func closeAll() {
-        let connections = idle.withLock { connections in
-            defer { connections.removeAll() }
-            return connections
+        let connections = idle.withLock { idle in
+            defer { idle = ([], true) }
+            return idle.connections
         }
         for connection in connections { connection.close() }
     }

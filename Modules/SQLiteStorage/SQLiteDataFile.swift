@@ -44,12 +44,16 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         var touched = false
     }
     struct Transaction {
+        /// Which transaction of this file this is (cursors made inside one check it is still open).
+        let number: UInt64
         var stores: [String: StoreMeta] = [:]
         var addedExpiration: Set<String> = []
         var changedSchema = false
     }
     // Invariant: only the thread that owns the transaction (scopes.isWriting) reads or writes it.
     var transaction: Transaction?
+    // Invariant: only changed by the thread that begins a transaction, under the writer lock.
+    private var transactionCount: UInt64 = 0
     let hasPurgeCount: Bool
 
     init(path: String, readOnly: Bool, writer: SQLiteConnection?, hasPurgeCount: Bool) {
@@ -82,14 +86,33 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         return try body(connection)
     }
 
-    /// A connection for a cursor and how to give it back when the cursor closes.
-    func cursorConnection() throws -> (SQLiteConnection, () -> Void) {
+    /// A connection for a cursor, how to give it back when the cursor closes, and a check to
+    /// run before each step: a cursor made inside a transaction or a read snapshot shares that
+    /// scope's connection, which after the scope ends belongs to someone else (connections are
+    /// not thread-safe), so using the cursor then is an error, never undefined behaviour.
+    func cursorConnection() throws -> (connection: SQLiteConnection, release: () -> Void, check: () throws -> Void) {
         try checkOpen()
-        if let writer, scopes.isWriting { return (writer, {}) }
-        if let snapshot = scopes.currentSnapshot { return (snapshot.connection, {}) }
+        let path = self.path
+        if let writer, scopes.isWriting {
+            let number = transaction?.number
+            return (writer, {}, { [weak self] in
+                guard let self, self.scopes.isWriting, self.transaction?.number == number else {
+                    throw StorageError(.unsupported, "SQLite database \"\(path)\": a cursor was used after the write "
+                                       + "transaction it was made in ended; finish with a cursor inside its transaction")
+                }
+            })
+        }
+        if let snapshot = scopes.currentSnapshot {
+            return (snapshot.connection, {}, { [weak self] in
+                guard let self, self.scopes.currentSnapshot === snapshot else {
+                    throw StorageError(.unsupported, "SQLite database \"\(path)\": a cursor was used after the read "
+                                       + "snapshot it was made in ended (or on another thread)")
+                }
+            })
+        }
         let connection = try pool.checkout()
         let pool = self.pool
-        return (connection, { pool.checkin(connection) })
+        return (connection, { pool.checkin(connection) }, { [weak self] in try self?.checkOpen() })
     }
 
     /// Runs `body` on the writer connection; the calling thread must be inside `write`.
@@ -124,13 +147,17 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         }
         try shared.lockWriter()
         do {
+            // close() may have run while this thread waited for the lock: it closes the writer
+            // connection while holding that lock, so checking again here is enough.
+            try checkOpen()
             try writer.execute("BEGIN IMMEDIATE")
         } catch {
             shared.unlockWriter()
             throw error
         }
         _ = scopes.enterWrite()
-        transaction = Transaction()
+        transactionCount += 1
+        transaction = Transaction(number: transactionCount)
         let result: T
         let event: CommitEvent
         do {
@@ -279,16 +306,22 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         }
         try shared.lockWriter()
         defer { shared.unlockWriter() }
+        try checkOpen()
         try writer.execute("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Closes every connection; see `DataFile.close`.
     package func close() throws {
         if closed.load(ordering: .acquiring) { return }
-        if scopes.hasWriter {
+        if scopes.isWriting {
             throw StorageError(.unsupported, "SQLite database \"\(path)\" cannot close during a "
                                + "write transaction; finish the transaction first")
         }
+        // Under the writer lock: another thread's transaction finishes first, and a thread of
+        // this instance waiting to write re-checks `closed` after it gets the lock, so it never
+        // begins on the closed connection.
+        if writer != nil { try shared.lockWriter() }
+        defer { if writer != nil { shared.unlockWriter() } }
         guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
         let tokens = schema.withLock { state in

@@ -137,7 +137,7 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
         if !options.requiredFlags.isEmpty {
             conditions.append("(flags & \(options.requiredFlags.rawValue)) = \(options.requiredFlags.rawValue)")
         }
-        let (connection, release) = try file.cursorConnection()
+        let (connection, release, check) = try file.cursorConnection()
         let statement: SQLiteStatement
         let expiration: Bool
         do {
@@ -152,6 +152,7 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
         bind(statement)
         let content = options.content
         return RecordEnumerator(next: {
+            try check()
             guard try statement.step() else { return nil }
             return Self.record(statement, content: content, expiration: expiration)
         }, close: {

@@ -8,6 +8,9 @@ let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 final class SQLiteStatement {
     let handle: OpaquePointer
     unowned let connection: SQLiteConnection
+    /// The first failed bind since the last reset: `step` throws it instead of running the
+    /// statement with a missing value (binds stay non-throwing so call sites stay simple).
+    private var bindFailure: StorageError?
 
     init(handle: OpaquePointer, connection: SQLiteConnection) {
         self.handle = handle
@@ -20,32 +23,52 @@ final class SQLiteStatement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        bindFailure = nil
+    }
+
+    private func checkBind(_ result: Int32, _ index: Int32) {
+        guard result != SQLITE_OK, bindFailure == nil else { return }
+        bindFailure = connection.error(result, doing: "binding parameter \(index) of \(String(cString: sqlite3_sql(handle)))")
+    }
+
+    private func tooLarge(_ count: Int, _ index: Int32) -> Bool {
+        guard count > Int(Int32.max) else { return false }
+        if bindFailure == nil {
+            bindFailure = StorageError(.invalidParameter, "SQLite database \"\(connection.path)\": a value of \(count) "
+                                       + "bytes is too large to store (parameter \(index))")
+        }
+        return true
     }
 
     func bind(_ index: Int32, _ text: String) {
         var text = text
         text.withUTF8 { buffer in
-            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress)?
-                .assumingMemoryBound(to: CChar.self), Int32(buffer.count), sqliteTransient)
+            guard !tooLarge(buffer.count, index) else { return }
+            checkBind(sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress)?
+                .assumingMemoryBound(to: CChar.self), Int32(buffer.count), sqliteTransient), index)
         }
     }
 
     func bind(_ index: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
+            guard !tooLarge(buffer.count, index) else { return }
             // A zero-length blob needs a non-null pointer, or SQLite stores NULL.
-            _ = sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                                  Int32(buffer.count), sqliteTransient)
+            checkBind(sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                        Int32(buffer.count), sqliteTransient), index)
         }
     }
 
-    func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+    func bind(_ index: Int32, _ value: Int64) { checkBind(sqlite3_bind_int64(handle, index, value), index) }
 
-    func bind(_ index: Int32, _ value: UInt64) { sqlite3_bind_int64(handle, index, Int64(bitPattern: value)) }
+    func bind(_ index: Int32, _ value: UInt64) {
+        checkBind(sqlite3_bind_int64(handle, index, Int64(bitPattern: value)), index)
+    }
 
-    func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
+    func bindNull(_ index: Int32) { checkBind(sqlite3_bind_null(handle, index), index) }
 
     /// Advances; `true` when a row is available, `false` when done.
     func step() throws -> Bool {
+        if let bindFailure { throw bindFailure }
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_ROW: return true
