@@ -140,8 +140,12 @@ package final class DatabaseCore: Sendable {
         }
         self.engine = engine
         let path = engine.dataFilePath(inBundle: bundlePath)
+        // The engine's SQL functions over documents (indexes in files Couchbase Lite wrote
+        // evaluate them on every write) read bodies through this.
+        let valueReader = DocumentValueReader()
         let file = try DatabaseError.mapping("opening database \"\(bundle.name)\"") {
-            try engine.open(at: path, options: DataFileOptions(create: create && !readOnly, readOnly: readOnly))
+            try engine.open(at: path, options: DataFileOptions(create: create && !readOnly, readOnly: readOnly,
+                                                               valueReader: valueReader))
         }
         dataFile = file
         do {
@@ -160,6 +164,7 @@ package final class DatabaseCore: Sendable {
             }
             persistedKeys = table
             sharedKeys = table.keys
+            valueReader.attach(table.keys)
         } catch {
             try? file.close()
             throw error

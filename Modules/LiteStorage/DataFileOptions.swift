@@ -4,10 +4,27 @@ package struct DataFileOptions: Sendable, Hashable {
     package var create: Bool
     /// Open for reading only: writes throw `StorageError.readOnly`, nothing on disk changes.
     package var readOnly: Bool
+    /// How to read values out of record bodies, for engines that offer SQL functions over
+    /// them (the SQLite engine registers Couchbase Lite's `fl_value` with it). Nil: none.
+    package var valueReader: (any RecordValueReader)?
 
     /// Makes options (by default: open an existing file read-write).
-    package init(create: Bool = false, readOnly: Bool = false) {
+    package init(create: Bool = false, readOnly: Bool = false, valueReader: (any RecordValueReader)? = nil) {
         self.create = create
         self.readOnly = readOnly
+        self.valueReader = valueReader
+    }
+
+    /// Options are equal when they ask for the same thing from the same reader.
+    package static func == (lhs: DataFileOptions, rhs: DataFileOptions) -> Bool {
+        lhs.create == rhs.create && lhs.readOnly == rhs.readOnly
+            && lhs.valueReader.map(ObjectIdentifier.init) == rhs.valueReader.map(ObjectIdentifier.init)
+    }
+
+    /// Hashes what equality compares.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(create)
+        hasher.combine(readOnly)
+        hasher.combine(valueReader.map(ObjectIdentifier.init))
     }
 }

@@ -10,15 +10,19 @@ final class SQLiteConnectionPool: Sendable {
     private let maximumIdle = 8
     private let idle = Locked<(connections: [SQLiteConnection], closed: Bool)>(([], false))
 
-    init(path: String, readOnly: Bool) {
+    private let reader: (any RecordValueReader)?
+
+    init(path: String, readOnly: Bool, reader: (any RecordValueReader)?) {
         self.path = path
         flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        self.reader = reader
     }
 
     /// An idle connection, or a new one.
     func checkout() throws -> SQLiteConnection {
         if let connection = idle.withLock({ $0.connections.popLast() }) { return connection }
         let connection = try SQLiteConnection(path: path, flags: flags)
+        if let reader { try SQLiteFleeceFunctions.register(on: connection, reader: reader) }
         // Readers never write; query_only makes a stray write an error instead of a surprise.
         try connection.execute("PRAGMA busy_timeout=10000; PRAGMA query_only=1; PRAGMA case_sensitive_like=true")
         return connection

@@ -56,12 +56,13 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     private var transactionCount: UInt64 = 0
     let hasPurgeCount: Bool
 
-    init(path: String, readOnly: Bool, writer: SQLiteConnection?, hasPurgeCount: Bool) {
+    init(path: String, readOnly: Bool, writer: SQLiteConnection?, hasPurgeCount: Bool,
+         reader: (any RecordValueReader)? = nil) {
         self.path = path
         isReadOnly = readOnly
         self.writer = writer
         self.hasPurgeCount = hasPurgeCount
-        pool = SQLiteConnectionPool(path: path, readOnly: readOnly)
+        pool = SQLiteConnectionPool(path: path, readOnly: readOnly, reader: reader)
         shared = SharedFile.retain(path: path)
     }
 

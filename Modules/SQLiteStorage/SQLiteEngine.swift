@@ -66,13 +66,13 @@ package struct SQLiteEngine: StorageEngine {
             guard options.create, !options.readOnly else {
                 throw StorageError(.notFound, "SQLite database \"\(path)\" does not exist")
             }
-            return try create(at: path)
+            return try create(at: path, reader: options.valueReader)
         }
         let walExists = FileManager.default.fileExists(atPath: path + "-wal")
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if size == 0 && !walExists && options.create && !options.readOnly {
             // An empty file is what a creation interrupted before its first commit leaves.
-            return try create(at: path)
+            return try create(at: path, reader: options.valueReader)
         }
         let header = try SQLiteFileHeader(path: path)
         if !walExists {
@@ -80,13 +80,14 @@ package struct SQLiteEngine: StorageEngine {
             try Self.checkVersion(header.userVersion, path: path, allowZero: true)
             try validateImmutably(path)
         }
-        return try openExisting(at: path, readOnly: options.readOnly, create: options.create)
+        return try openExisting(at: path, readOnly: options.readOnly, create: options.create, reader: options.valueReader)
     }
 
-    private func create(at path: String) throws -> SQLiteDataFile {
+    private func create(at path: String, reader: (any RecordValueReader)?) throws -> SQLiteDataFile {
         let connection = try SQLiteConnection(
             path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXRESCODE)
         do {
+            if let reader { try SQLiteFleeceFunctions.register(on: connection, reader: reader) }
             try connection.execute(SQLiteSchema.perConnectionSettings)
             try connection.execute(SQLiteSchema.createFile)
         } catch {
@@ -94,7 +95,7 @@ package struct SQLiteEngine: StorageEngine {
             try? delete(at: path)
             throw error
         }
-        return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true)
+        return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true, reader: reader)
     }
 
     /// Reads the schema through an `immutable=1` connection, which takes no locks and writes no
@@ -137,10 +138,12 @@ package struct SQLiteEngine: StorageEngine {
         }
     }
 
-    private func openExisting(at path: String, readOnly: Bool, create: Bool) throws -> SQLiteDataFile {
+    private func openExisting(at path: String, readOnly: Bool, create: Bool,
+                              reader: (any RecordValueReader)?) throws -> SQLiteDataFile {
         let connection = try SQLiteConnection(
             path: path, flags: (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_EXRESCODE)
         do {
+            if let reader { try SQLiteFleeceFunctions.register(on: connection, reader: reader) }
             try connection.execute("PRAGMA busy_timeout=10000")
             let isEmpty = try Self.checkSchema(connection, path: path)
             if isEmpty {
@@ -150,7 +153,7 @@ package struct SQLiteEngine: StorageEngine {
                 }
                 try connection.execute(SQLiteSchema.perConnectionSettings)
                 try connection.execute(SQLiteSchema.createFile)
-                return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true)
+                return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true, reader: reader)
             }
             var version = try connection.integer("PRAGMA user_version")
             if readOnly {
@@ -168,7 +171,7 @@ package struct SQLiteEngine: StorageEngine {
             // A read-only file gets reader connections only; the opening one is not kept.
             if readOnly { connection.close() }
             return SQLiteDataFile(path: path, readOnly: readOnly, writer: readOnly ? nil : connection,
-                                  hasPurgeCount: hasPurgeCount)
+                                  hasPurgeCount: hasPurgeCount, reader: reader)
         } catch {
             try? connection.execute("ROLLBACK")
             connection.close()
