@@ -15,9 +15,10 @@ package enum DocumentImporter {
     /// Documents saved per transaction.
     package static let batchSize = 1_000
 
-    /// One parsed input document.
+    /// One input document: its JSON text, kept as text so it is encoded once, in its own key
+    /// order (as Couchbase Lite does, so revision IDs match).
     private struct Item {
-        var body: FleeceDocument
+        var json: ArraySlice<UInt8>
         var fallbackID: String?
         var origin: String
     }
@@ -30,42 +31,49 @@ package enum DocumentImporter {
     package static func importDocuments(into core: DatabaseCore, from path: String, idKey: String = "_id",
                                         progress: (ConversionProgress) -> Void = { _ in }) throws -> Int {
         let items = try readItems(path)
+        // Check every document (syntax, object, ID) before the first write, so bad input
+        // imports nothing.
+        let ids = try items.map { try documentID(of: $0, idKey: idKey) }
         var saved = 0
         progress(ConversionProgress(phase: .importing, completed: 0, total: items.count))
         for start in stride(from: 0, to: items.count, by: batchSize) {
-            let batch = items[start..<min(start + batchSize, items.count)]
+            let range = start..<min(start + batchSize, items.count)
             try DatabaseToolsError.wrapping(.ioFailure, "cannot import into \(core.bundle.path)") {
                 try core.inTransaction {
-                    for item in batch { try save(item, into: core, idKey: idKey) }
+                    for index in range { try save(items[index], id: ids[index], into: core) }
                 }
             }
-            saved += batch.count
+            saved += range.count
             progress(ConversionProgress(phase: .importing, completed: saved, total: items.count))
         }
         return saved
     }
 
-    private static func save(_ item: Item, into core: DatabaseCore, idKey: String) throws {
-        guard let dict = item.body.root.dictionary else {
+    private static func documentID(of item: Item, idKey: String) throws -> String {
+        guard item.json.first(where: { !isWhitespace($0) }) == UInt8(ascii: "{") else {
             throw DatabaseToolsError(.invalidArgument, "\(item.origin) is not a JSON object")
         }
-        let id: String
-        switch dict[idKey] {
-        case let value? where value.type == .string: id = value.string ?? ""
-        case let value? where value.type == .number: id = value.json()
-        case nil: id = item.fallbackID ?? UUID().uuidString.lowercased()
-        default: throw DatabaseToolsError(.invalidArgument, "\(item.origin): property \"\(idKey)\" is not a string")
+        let (present, value) = try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin) is not valid JSON") {
+            try item.json.withUnsafeBytes { try JSONConverter.topLevelValue(forKey: idKey, inJSON: $0) }
         }
+        if let value { return value }
+        if present {
+            throw DatabaseToolsError(.invalidArgument, "\(item.origin): property \"\(idKey)\" is not a string")
+        }
+        return item.fallbackID ?? UUID().uuidString.lowercased()
+    }
+
+    private static func save(_ item: Item, id: String, into core: DatabaseCore) throws {
         try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin): cannot save document \"\(id)\"") {
             try core.saveRevision(id: id, base: nil, policy: .lastWriteWins) { encoder in
-                encoder.beginDictionary(reservingCapacity: dict.count)
-                for (key, value) in dict where key != "_id" {
-                    encoder.writeKey(key)
-                    encoder.writeValue(value)
-                }
-                encoder.endDictionary()
+                try item.json.withUnsafeBytes { _ = try JSONConverter.write(json: $0, to: encoder, skipping: ["_id"]) }
             }
         }
+    }
+
+    @inline(__always)
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     private static func readItems(_ path: String) throws -> [Item] {
@@ -79,33 +87,39 @@ package enum DocumentImporter {
             }
             return try names.filter { $0.hasSuffix(".json") }.sorted().map { name in
                 let file = (path as NSString).appendingPathComponent(name)
-                return Item(body: try parse(try read(file), origin: file), fallbackID: String(name.dropLast(5)),
-                            origin: file)
+                return Item(json: ArraySlice(try read(file)), fallbackID: String(name.dropLast(5)), origin: file)
             }
         }
-        let data = try read(path)
-        let firstByte = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        if firstByte == UInt8(ascii: "[") {
-            let document = try parse(data, origin: path)
+        let bytes = [UInt8](try read(path))
+        if bytes.first(where: { !isWhitespace($0) }) == UInt8(ascii: "[") {
+            let document = try DatabaseToolsError.wrapping(.invalidArgument, "\(path) is not valid JSON") {
+                try bytes.withUnsafeBytes { try FleeceDocument(bytes: try JSONConverter.fleece(fromJSONBytes: $0), trusted: true) }
+            }
             guard let array = document.root.array else {
                 throw DatabaseToolsError(.invalidArgument, "\(path) is not a JSON array")
             }
-            return try array.enumerated().map { index, value in
-                let origin = "\(path) element \(index + 1)"
-                // Each element becomes its own document, so each gets its own Fleece copy.
-                let bytes = try DatabaseToolsError.wrapping(.invalidArgument, "\(origin) cannot be read") {
-                    try JSONConverter.fleece(fromJSON: value.json())
-                }
-                return Item(body: try FleeceDocument(bytes: bytes, trusted: true), fallbackID: nil, origin: origin)
+            // Each element becomes its own document (in the array form the text order of its
+            // keys is not kept: elements are re-read from the parsed array).
+            return array.enumerated().map { index, value in
+                Item(json: ArraySlice(value.json().utf8), fallbackID: nil, origin: "\(path) element \(index + 1)")
             }
         }
+        // JSON Lines: find the newlines with memchr rather than a byte-by-byte generic split.
         var items: [Item] = []
         var lineNumber = 0
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            guard line.contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) else { continue }
-            let origin = "\(path) line \(lineNumber)"
-            items.append(Item(body: try parse(Data(line), origin: origin), fallbackID: nil, origin: origin))
+        var start = 0
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while start <= buffer.count {
+                lineNumber += 1
+                let remaining = buffer.count - start
+                let found = remaining > 0 ? memchr(base + start, 0x0A, remaining) : nil
+                let end = found.map { base.distance(to: UnsafeRawPointer($0)) } ?? buffer.count
+                if bytes[start..<end].contains(where: { !isWhitespace($0) }) {
+                    items.append(Item(json: bytes[start..<end], fallbackID: nil, origin: "\(path) line \(lineNumber)"))
+                }
+                start = end + 1
+            }
         }
         return items
     }
@@ -116,10 +130,4 @@ package enum DocumentImporter {
         }
     }
 
-    private static func parse(_ data: Data, origin: String) throws -> FleeceDocument {
-        try DatabaseToolsError.wrapping(.invalidArgument, "\(origin) is not valid JSON") {
-            let bytes = try data.withUnsafeBytes { try JSONConverter.fleece(fromJSONBytes: $0) }
-            return try FleeceDocument(bytes: bytes, trusted: true)
-        }
-    }
 }

@@ -175,7 +175,9 @@ package final class FleeceEncoder {
             for index in 0..<count { buffer[index + 1] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
             var size = count + 1
             if size & 1 != 0 { buffer[size] = 0; size += 1 }
-            writeRaw(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<size]), canInline: true)
+            // Couchbase Lite 2.8's encoder writes a new long int out of line (behind a
+            // pointer) whatever its size; only a copied value (`writeValue`) may sit inline.
+            writeRaw(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<size]), canInline: false)
         }
     }
 

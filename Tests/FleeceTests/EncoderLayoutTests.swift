@@ -13,10 +13,24 @@ import Testing
         #expect(try FleeceDocument(bytes: bytes).root.array?[0]?.string == long)
     }
 
-    @Test func threeOrFourByteIntegerIsInlinedInAWideCollection() throws {
+    /// Couchbase Lite 2.8's encoder (Fleece `Encoder::writeInt`, `placeValue<false>`) writes a
+    /// new long integer out of line whatever its size, so the array stays narrow.
+    @Test func aNewLongIntegerIsWrittenOutOfLine() throws {
         let bytes = try encode { $0.beginArray(); $0.writeInt(2048); $0.endArray() }
-        #expect(hexGroups(bytes) == "6801 1100 0800 8003")
+        #expect(hexGroups(bytes) == "1100 0800 6001 8003 8002")
         #expect(try FleeceDocument(bytes: bytes).root.array?[0]?.int64 == 2048)
+    }
+
+    /// Copying an existing value (`Encoder::writeValue`, `placeValue<true>`) puts a long int of
+    /// at most 4 bytes inline, which makes the collection wide: both layouts occur in files
+    /// Couchbase Lite 2.8 writes.
+    @Test func aCopiedIntegerOfUpToFourBytesGoesInline() throws {
+        let original = try encode { $0.beginArray(); $0.writeInt(2048); $0.endArray() }
+        let encoder = FleeceEncoder()
+        encoder.writeValue(try FleeceDocument(bytes: original).root)
+        let copy = try encoder.finish()
+        #expect(hexGroups(copy) == "6801 1100 0800 8003")
+        #expect(try FleeceDocument(bytes: copy).root.array?[0]?.int64 == 2048)
     }
 
     @Test func countOf2047SpillsIntoAVarint() throws {
@@ -88,7 +102,8 @@ import Testing
     }
 
     @Test func copiedValueKeepsItsBytes() throws {
-        let original = try JSONConverter.fleece(fromJSON: #"{"a":[1,2048,-70000,2.5,1e300,"text",true,null],"b":{"c":"hello"}}"#)
+        // (Long ints of 3–4 bytes would move inline on copy; see the test above.)
+        let original = try JSONConverter.fleece(fromJSON: #"{"a":[1,2047,-7000000000,2.5,1e300,"text",true,null],"b":{"c":"hello"}}"#)
         let encoder = FleeceEncoder()
         encoder.writeValue(try FleeceDocument(bytes: original).root)
         #expect(try encoder.finish() == original)
