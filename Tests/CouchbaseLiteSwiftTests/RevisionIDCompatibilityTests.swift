@@ -29,3 +29,27 @@ import TestSupport
         }
     }
 }
+
+/// For generated JSON texts (random key orders, every kind of value) saved one after another
+/// into a new database, each stored revision ID is the SHA-1 of the independent encoder model's
+/// bytes for the same text with the same shared-key state — the rule Couchbase Lite 2.8 uses.
+@Suite struct RevisionIDModelPropertyTests {
+    @Test(arguments: StorageEngineKind.allCases)
+    func revisionIDsFollowTheModel(engine: StorageEngineKind) throws {
+        try withDatabase(engine) { database, _ in
+            var generator = FleeceModelEncoder.Generator(random: SplitMix64(seed: engine == .sqlite ? 77 : 78))
+            let model = FleeceModelEncoder(sharedKeys: [])
+            for index in 0..<300 {
+                let document = generator.document()
+                let json = FleeceModelEncoder.text(document)
+                let saved = try MutableDocument(id: "doc-\(index)", json: json)
+                try database.saveDocument(saved)
+                let body = model.encode(document)
+                let digest = ReferenceSHA1.digest([0, 0] + body)
+                let expected = "1-" + digest.map { String(format: "%02x", $0) }.joined()
+                #expect(saved.revisionID == expected, "doc-\(index): \(json.prefix(200))")
+                if saved.revisionID != expected { return }
+            }
+        }
+    }
+}
