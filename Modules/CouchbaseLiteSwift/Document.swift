@@ -73,6 +73,9 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
         self.database = database
         self.stored = stored
         self.body = body
+        // A stored live revision without its body in hand is read on first use (and a body
+        // that cannot be read is remembered as such), never taken for an empty document.
+        if body == nil, let stored, stored.exists, !stored.isDeleted { return }
         loadedProperties = DictionaryStorage(source: body?.root.dictionary, database: database, isMutable: mutable)
     }
 
