@@ -46,6 +46,9 @@ let package = Package(
         // MARK: Database core
         .target(name: "LiteDatabase", dependencies: ["LiteSupport", "Fleece", "LiteStorage", "BlobStore", crypto],
                 path: "Modules/LiteDatabase"),
+        // MARK: Queries (JSON query syntax, N1QL evaluation, full-scan executor)
+        .target(name: "LiteQuery", dependencies: ["Fleece", "LiteStorage", "LiteDatabase"], path: "Modules/LiteQuery"),
+
         // MARK: Full-text search (tokenizer, Snowball stemming, match syntax, inverted index)
         .target(name: "LiteText", dependencies: ["LiteSupport", "CStemmer", "Fleece", "LiteStorage", "LiteDatabase"],
                 path: "Modules/LiteText"),
@@ -58,8 +61,8 @@ let package = Package(
 
         // MARK: Public API
         .target(name: "CouchbaseLiteSwift",
-                dependencies: ["LiteSupport", "LiteDatabase", "Fleece", "LiteStorage", "SQLiteStorage", "RocksDBStorage",
-                               "BlobStore", "Upgrader", "DatabaseTools", logging],
+                dependencies: ["LiteSupport", "LiteDatabase", "LiteQuery", "Fleece", "LiteStorage", "SQLiteStorage",
+                               "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseTools", logging],
                 path: "Modules/CouchbaseLiteSwift"),
 
         // MARK: Tools

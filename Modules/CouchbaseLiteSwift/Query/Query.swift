@@ -7,8 +7,8 @@ public class Query: @unchecked Sendable {
     let parts: QueryParts
     /// The database the query reads (nil until `from` names it).
     let database: Database?
-    /// The query in Couchbase Lite's JSON syntax, when it was given as JSON or SQL++.
-    let givenNode: QueryNode?
+    /// The query's JSON text, when it was given as JSON.
+    let givenJSON: String?
 
     private struct State {
         var parameters: Parameters?
@@ -18,13 +18,13 @@ public class Query: @unchecked Sendable {
     init(_ parts: QueryParts, database: Database? = nil) {
         self.parts = parts
         self.database = database
-        givenNode = nil
+        givenJSON = nil
     }
 
-    init(node: QueryNode, database: Database) {
+    init(json: String, database: Database) {
         parts = QueryParts()
         self.database = database
-        givenNode = node
+        givenJSON = json
     }
 
     /// A copy of this query's parts changed by `change` (for the builder's next step).
@@ -41,9 +41,9 @@ public class Query: @unchecked Sendable {
         set { state.withLock { $0.parameters = newValue.map { Parameters(parameters: $0) } } }
     }
 
-    /// The query in Couchbase Lite's JSON query syntax (what ``explain()`` starts from).
-    var node: QueryNode { givenNode ?? parts.node }
+    /// The builder's query in Couchbase Lite's JSON query syntax.
+    var node: QueryNode { parts.node }
 
     /// The query as Couchbase Lite's JSON query text.
-    public var jsonRepresentation: String { node.json }
+    public var jsonRepresentation: String { givenJSON ?? node.json }
 }

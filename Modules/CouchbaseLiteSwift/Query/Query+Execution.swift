@@ -1,0 +1,76 @@
+import Fleece
+import LiteDatabase
+import LiteQuery
+
+extension Query {
+    /// Runs the query and returns its rows.
+    ///
+    /// - Throws: `CouchbaseLiteError` `.invalidQuery` naming what is wrong and where (an unknown
+    ///   function, a wrong argument count, a bad property path, a parameter without a value),
+    ///   or the database's error.
+    public func execute() throws -> ResultSet {
+        let (compiled, database) = try compile()
+        let values = try parameterValues()
+        do {
+            let rows = try QueryExecutor.run(compiled, in: database.core, parameters: values)
+            return ResultSet(columnNames: compiled.columnNames, rows: rows)
+        } catch let error as QueryError {
+            throw CouchbaseLiteError(.invalidQuery, error.description, underlying: error)
+        } catch let error as DatabaseError {
+            throw CouchbaseLiteError(error)
+        }
+    }
+
+    /// A description of how the query runs (its JSON form and the plan).
+    public func explain() throws -> String {
+        let (compiled, _) = try compile()
+        return "\(jsonRepresentation)\nplan: full scan of the documents (no index), "
+            + (compiled.whereClause == nil ? "no filter" : "filter") + ", columns: "
+            + compiled.columnNames.joined(separator: ", ")
+    }
+
+    func compile() throws -> (CompiledQuery, Database) {
+        guard let database else {
+            throw CouchbaseLiteError(.invalidQuery, "the query has no data source: add .from(DataSource.database(db))")
+        }
+        if givenJSON == nil, let reason = node.invalidReason { throw CouchbaseLiteError(.invalidQuery, reason) }
+        do {
+            return (try CompiledQuery(json: jsonRepresentation, databaseName: database.name), database)
+        } catch let error as QueryError {
+            throw CouchbaseLiteError(.invalidQuery, error.description, underlying: error)
+        }
+    }
+
+    private func parameterValues() throws -> [String: QueryValue] {
+        var values: [String: QueryValue] = [:]
+        for (name, node) in parameters?.nodes ?? [:] {
+            if let reason = node.invalidReason { throw CouchbaseLiteError(.invalidQuery, "parameter \(name): \(reason)") }
+            let bytes: [UInt8]
+            do {
+                bytes = try JSONConverter.fleece(fromJSON: "[" + node.json + "]")
+            } catch {
+                throw CouchbaseLiteError(.invalidQuery, "parameter \(name) cannot be used in a query", underlying: error)
+            }
+            var value = QueryValue((try? FleeceDocument(bytes: bytes))?.root.array?[0])
+            if case .array(let items) = value, case .string("[]")? = items.first { value = .array(Array(items.dropFirst())) }
+            values[name] = value
+        }
+        return values
+    }
+}
+
+extension Database {
+    /// A query in Couchbase Lite's JSON query syntax (`{"WHAT": …, "WHERE": …}`), the form the
+    /// builder compiles to.
+    ///
+    /// - Throws: `.invalidQuery` when the text is not JSON.
+    public func createQuery(json: String) throws -> Query {
+        let bytes = Array(json.utf8)
+        do {
+            try bytes.withUnsafeBytes { try JSONConverter.validate(json: $0) }
+        } catch {
+            throw CouchbaseLiteError(.invalidQuery, "the query is not valid JSON", underlying: error)
+        }
+        return Query(json: json, database: self)
+    }
+}

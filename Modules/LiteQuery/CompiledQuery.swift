@@ -1,0 +1,49 @@
+import Fleece
+
+/// A query compiled from Couchbase Lite's JSON query syntax (the form the builder API emits).
+package struct CompiledQuery: Sendable {
+    /// A result column: its expression and its name.
+    package struct Column: Sendable {
+        package let expression: CompiledExpression
+        package let name: String
+    }
+
+    package var columns: [Column] = []
+    package var sourceAlias: String?
+    package var whereClause: CompiledExpression?
+    package var groupBy: [CompiledExpression] = []
+    package var having: CompiledExpression?
+    package var orderBy: [(expression: CompiledExpression, descending: Bool)] = []
+    package var limit: CompiledExpression?
+    package var offset: CompiledExpression?
+    package var distinct = false
+    /// Whether the query asks about deleted documents (then it sees them too).
+    package var testsDeletion = false
+
+    /// Every parameter the query uses (each must have a value before it runs).
+    package var parameterNames: Set<String> {
+        var expressions = columns.map(\.expression) + groupBy + orderBy.map(\.expression)
+        expressions += [whereClause, having, limit, offset].compactMap { $0 }
+        return expressions.reduce(into: []) { $0.formUnion($1.parameterNames) }
+    }
+
+    /// The column names, in order.
+    package var columnNames: [String] { columns.map(\.name) }
+
+    /// Compiles JSON query text.
+    ///
+    /// - Parameter databaseName: the name of the column `SELECT *` gives without an alias.
+    /// - Throws: ``QueryError`` naming what is wrong and where.
+    package init(json: String, databaseName: String) throws {
+        let document: FleeceDocument
+        do {
+            document = try FleeceDocument(bytes: try JSONConverter.fleece(fromJSON: json))
+        } catch {
+            throw QueryError("the query is not valid JSON: \(error)")
+        }
+        var compiler = QueryCompiler(databaseName: databaseName)
+        self = try compiler.compile(document.root)
+    }
+
+    init() {}
+}

@@ -1,0 +1,190 @@
+import Fleece
+
+/// Turns Couchbase Lite's JSON query syntax into a ``CompiledQuery``.
+struct QueryCompiler {
+    let databaseName: String
+    private var sourceAlias: String?
+    private var unnamedColumns = 0
+    private var testsDeletion = false
+
+    init(databaseName: String) { self.databaseName = databaseName }
+
+    mutating func compile(_ root: FleeceValue) throws -> CompiledQuery {
+        var query = CompiledQuery()
+        guard let select = root.dictionary else {
+            // A bare expression is the WHERE of `SELECT ._id, ._sequence`.
+            query.whereClause = try expression(root, at: "WHERE")
+            query.columns = [.init(expression: .meta(alias: nil, key: "_id"), name: "id"),
+                             .init(expression: .meta(alias: nil, key: "_sequence"), name: "sequence")]
+            query.testsDeletion = testsDeletion
+            return query
+        }
+        var entries: [String: FleeceValue] = [:]
+        for (key, value) in select { entries[key.uppercased()] = value }
+        let known: Set = ["WHAT", "FROM", "WHERE", "GROUP_BY", "HAVING", "ORDER_BY", "LIMIT", "OFFSET", "DISTINCT"]
+        if let unknown = entries.keys.first(where: { !known.contains($0) }) {
+            throw QueryError("unknown query clause \"\(unknown)\"", at: unknown)
+        }
+        if let from = entries["FROM"] {
+            guard let sources = from.array else { throw QueryError("FROM must be an array", at: "FROM") }
+            if sources.count > 1 {
+                throw QueryError("joins are not supported yet by this query engine", at: "FROM[1]")
+            }
+            if let first = sources[0] {
+                query.sourceAlias = first.dictionary?["AS"]?.string
+                sourceAlias = query.sourceAlias
+            }
+        }
+        if let whereValue = entries["WHERE"] { query.whereClause = try expression(whereValue, at: "WHERE") }
+        if let what = entries["WHAT"] {
+            guard let items = what.array else { throw QueryError("WHAT must be an array", at: "WHAT") }
+            for (index, item) in items.enumerated() {
+                query.columns.append(try column(item, at: "WHAT[\(index)]", sourceAlias: query.sourceAlias))
+            }
+        } else {
+            query.columns = [.init(expression: .meta(alias: nil, key: "_id"), name: "id"),
+                             .init(expression: .meta(alias: nil, key: "_sequence"), name: "sequence")]
+        }
+        if let groupBy = entries["GROUP_BY"] {
+            guard let items = groupBy.array else { throw QueryError("GROUP_BY must be an array", at: "GROUP_BY") }
+            query.groupBy = try items.enumerated().map { try expression($1, at: "GROUP_BY[\($0)]", bareStringIsProperty: true) }
+        }
+        if let having = entries["HAVING"] {
+            guard !query.groupBy.isEmpty else { throw QueryError("HAVING needs GROUP_BY", at: "HAVING") }
+            query.having = try expression(having, at: "HAVING")
+        }
+        if let orderBy = entries["ORDER_BY"] {
+            guard let items = orderBy.array else { throw QueryError("ORDER_BY must be an array", at: "ORDER_BY") }
+            for (index, item) in items.enumerated() {
+                let location = "ORDER_BY[\(index)]"
+                if let array = item.array, let op = array[0]?.string?.uppercased(), op == "DESC" || op == "ASC" {
+                    guard array.count == 2, let inner = array[1] else { throw QueryError("\(op) takes one expression", at: location) }
+                    query.orderBy.append((try expression(inner, at: location, bareStringIsProperty: true), op == "DESC"))
+                } else {
+                    query.orderBy.append((try expression(item, at: location, bareStringIsProperty: true), false))
+                }
+            }
+        }
+        if let limit = entries["LIMIT"] { query.limit = try expression(limit, at: "LIMIT") }
+        if let offset = entries["OFFSET"] { query.offset = try expression(offset, at: "OFFSET") }
+        if let distinct = entries["DISTINCT"] { query.distinct = distinct.bool }
+        query.testsDeletion = testsDeletion
+        return query
+    }
+
+    private mutating func column(_ item: FleeceValue, at location: String, sourceAlias: String?) throws -> CompiledQuery.Column {
+        if let array = item.array, array[0]?.string?.uppercased() == "AS" {
+            guard array.count == 3, let inner = array[1], let name = array[2]?.string else {
+                throw QueryError("AS takes an expression and a name", at: location)
+            }
+            return .init(expression: try expression(inner, at: location + "[1]"), name: name)
+        }
+        let compiled = try expression(item, at: location, bareStringIsProperty: true)
+        if case .property(let alias, let path) = compiled, path.isEmpty {
+            return .init(expression: compiled, name: alias ?? sourceAlias ?? databaseName)
+        }
+        if let name = compiled.columnName { return .init(expression: compiled, name: name) }
+        unnamedColumns += 1
+        return .init(expression: compiled, name: "$\(unnamedColumns)")
+    }
+
+    /// Compiles one expression node.
+    mutating func expression(_ node: FleeceValue, at location: String, bareStringIsProperty: Bool = false) throws
+        -> CompiledExpression {
+        switch node.type {
+        case .null: return .literal(.null)
+        case .boolean: return .literal(.bool(node.bool))
+        case .number: return .literal(QueryValue(node))
+        case .string:
+            let text = node.string ?? ""
+            return bareStringIsProperty ? try property(text.hasPrefix(".") ? text : "." + text, at: location) : .literal(.string(text))
+        case .dictionary:
+            var pairs: [(String, CompiledExpression)] = []
+            guard let dictionary = node.dictionary else { throw QueryError("unreadable dictionary", at: location) }
+            for (key, value) in dictionary {
+                pairs.append((key, try expression(value, at: "\(location).\(key)")))
+            }
+            return .call("{}", pairs.sorted { $0.0 < $1.0 }.flatMap { [CompiledExpression.literal(.string($0.0)), $0.1] })
+        case .array:
+            guard let array = node.array else { throw QueryError("unreadable array", at: location) }
+            return try operation(array, at: location)
+        default:
+            throw QueryError("unsupported value in the query", at: location)
+        }
+    }
+
+    private mutating func operation(_ array: FleeceArray, at location: String) throws -> CompiledExpression {
+        guard let first = array[0], let op = first.string else {
+            throw QueryError("an operation must start with its name", at: location)
+        }
+        let operands = (1..<array.count).compactMap { array[$0] }
+        if op.hasPrefix(".") { return try property(op, extra: operands, at: location) }
+        if op.hasPrefix("$") {
+            let name = op == "$" ? (operands.first?.string ?? "") : String(op.dropFirst())
+            guard !name.isEmpty else { throw QueryError("a parameter needs a name", at: location) }
+            return .parameter(name)
+        }
+        if op.hasPrefix("?") {
+            let name = op == "?" ? (operands.first?.string ?? "") : String(op.dropFirst())
+            let parts = try FleecePath(name).components
+            guard case .key(let variable)? = parts.first else { throw QueryError("bad variable \"\(name)\"", at: location) }
+            return .variable(variable, path: Array(parts.dropFirst()))
+        }
+        let name = op.uppercased()
+        let arguments = try operands.enumerated().map { try expression($1, at: "\(location)[\($0 + 1)]") }
+        switch name {
+        case "ANY", "EVERY", "ANY AND EVERY":
+            guard operands.count == 3, let variable = operands[0].string else {
+                throw QueryError("\(name) takes a variable name, an array and a condition", at: location)
+            }
+            return .quantified(name, variable: variable, array: arguments[1], condition: arguments[2])
+        case "COLLATE":
+            guard operands.count == 2, let options = operands[0].dictionary else {
+                throw QueryError("COLLATE takes options and an expression", at: location)
+            }
+            var flags: [String: Bool] = [:]
+            for (key, value) in options { flags[key.uppercased()] = value.bool }
+            return .collate(ignoreCase: flags["CASE"] == false, ignoreAccents: flags["DIAC"] == false, arguments[1])
+        case "MISSING":
+            return .literal(.missing)
+        case "[]":
+            return .call("[]", arguments)
+        default:
+            try QueryFunctions.checkArity(name, count: arguments.count, at: location)
+            return .call(name, arguments)
+        }
+    }
+
+    private mutating func property(_ text: String, extra: [FleeceValue] = [], at location: String) throws -> CompiledExpression {
+        // `[".", "a", "b"]` or `[".a.b"]`; `._id` and friends are metadata.
+        var path = String(text.dropFirst())
+        for component in extra {
+            if let key = component.string { path += (path.isEmpty ? "" : ".") + key.replacingOccurrences(of: ".", with: "\\.") }
+            else if let index = component.array?[0]?.int64 { path += "[\(index)]" }
+        }
+        if path.isEmpty { return .property(alias: nil, path: []) }
+        var components: [FleecePath.Component]
+        do {
+            components = try FleecePath(path).components
+        } catch {
+            throw QueryError("bad property path \"\(path)\": \(error)", at: location)
+        }
+        // `.alias.key` names the data source first.
+        if let sourceAlias, case .key(let first)? = components.first, first == sourceAlias {
+            components.removeFirst()
+            if components.isEmpty { return .property(alias: sourceAlias, path: []) }
+        }
+        let metaKeys: Set = ["_id", "_sequence", "_deleted", "_expiration", "_revisionID"]
+        if case .key(let first)? = components.first, metaKeys.contains(first), components.count == 1 {
+            if first == "_deleted" { testsDeletion = true }
+            return .meta(alias: nil, key: first)
+        }
+        // `.alias.key` when the first component names the data source is resolved at run time.
+        if case .key(let first)? = components.first, components.count >= 2,
+           case .key(let second) = components[1], metaKeys.contains(second), components.count == 2 {
+            if second == "_deleted" { testsDeletion = true }
+            return .meta(alias: first, key: second)
+        }
+        return .property(alias: nil, path: components)
+    }
+}

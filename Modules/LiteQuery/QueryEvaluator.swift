@@ -1,0 +1,149 @@
+import Fleece
+import Foundation
+
+/// Evaluates compiled expressions on rows with N1QL semantics.
+struct QueryEvaluator {
+    let parameters: [String: QueryValue]
+    var variables: [String: QueryValue] = [:]
+    /// The rows of the current group, for aggregate functions.
+    var group: [QueryRow]?
+    /// The collation strings are compared under (set by COLLATE around or beside a comparison).
+    var collation: (ignoreCase: Bool, ignoreAccents: Bool)?
+
+    private func folded(_ value: QueryValue) -> QueryValue {
+        guard let collation else { return value }
+        return Self.collated(value, ignoreCase: collation.ignoreCase, ignoreAccents: collation.ignoreAccents)
+    }
+
+    func evaluate(_ expression: CompiledExpression, _ row: QueryRow) throws -> QueryValue {
+        switch expression {
+        case .literal(let value):
+            return folded(value)
+        case .property(_, let path):
+            guard let root = row.body?.root else { return .missing }
+            if path.isEmpty { return QueryValue(root) }
+            return folded(QueryValue(FleecePath(components: path).evaluate(on: root)))
+        case .meta(_, let key):
+            switch key {
+            case "_id": return .string(row.id)
+            case "_sequence": return .int(Int64(clamping: row.sequence))
+            case "_deleted": return .bool(row.isDeleted)
+            case "_expiration": return row.expiration.map { .int($0) } ?? .missing
+            default: return .missing
+            }
+        case .parameter(let name):
+            guard let value = parameters[name] else {
+                throw QueryError("parameter $\(name) has no value; set it in the query's parameters")
+            }
+            return value
+        case .variable(let name, let path):
+            guard let value = variables[name] else { throw QueryError("unknown variable ?\(name)") }
+            return Self.walk(value, path)
+        case .call(let name, let operands):
+            return try call(name, operands, row)
+        case .quantified(let kind, let variable, let arrayExpression, let condition):
+            let items: [QueryValue]
+            switch try evaluate(arrayExpression, row) {
+            case .array(let elements): items = elements
+            case .dictionary(let entries): items = Array(entries.values)   // ANY over an object: its values
+            default: return kind == "EVERY" ? .bool(true) : .bool(false)
+            }
+            var inner = self
+            var any = false, every = true
+            for item in items {
+                inner.variables[variable] = item
+                let result = try inner.evaluate(condition, row).isTruthy
+                any = any || result
+                every = every && result
+            }
+            switch kind {
+            case "ANY": return .bool(any)
+            case "EVERY": return .bool(every)
+            default: return .bool(!items.isEmpty && every)
+            }
+        case .collate(let ignoreCase, let ignoreAccents, let inner):
+            var scoped = self
+            scoped.collation = (ignoreCase, ignoreAccents)
+            return try scoped.evaluate(inner, row)
+        }
+    }
+
+    /// A value folded as a collation compares it (case, accents), so comparisons of folded
+    /// values follow that collation.
+    static func collated(_ value: QueryValue, ignoreCase: Bool, ignoreAccents: Bool) -> QueryValue {
+        guard case .string(var text) = value else { return value }
+        if ignoreAccents { text = text.folding(options: .diacriticInsensitive, locale: nil) }
+        if ignoreCase { text = text.lowercased() }
+        return .string(text)
+    }
+
+    static func walk(_ value: QueryValue, _ path: [FleecePath.Component]) -> QueryValue {
+        var current = value
+        for component in path {
+            switch (component, current) {
+            case let (.key(key), .dictionary(entries)): current = entries[key] ?? .missing
+            case let (.index(index), .array(items)):
+                let position = index < 0 ? items.count + index : index
+                current = items.indices.contains(position) ? items[position] : .missing
+            default: return .missing
+            }
+        }
+        return current
+    }
+
+    private func call(_ name: String, _ operands: [CompiledExpression], _ row: QueryRow) throws -> QueryValue {
+        if QueryFunctions.aggregates.contains(name) { return try aggregate(name, operands[0]) }
+        switch name {
+        case "AND":
+            var sawMissing = false, sawNull = false
+            for operand in operands {
+                let value = try evaluate(operand, row)
+                switch value {
+                case .missing: sawMissing = true
+                case .null: sawNull = true
+                default: if !value.isTruthy { return .bool(false) }
+                }
+            }
+            return sawMissing ? .missing : sawNull ? .null : .bool(true)
+        case "OR":
+            var sawMissing = false, sawNull = false
+            for operand in operands {
+                let value = try evaluate(operand, row)
+                switch value {
+                case .missing: sawMissing = true
+                case .null: sawNull = true
+                default: if value.isTruthy { return .bool(true) }
+                }
+            }
+            return sawNull ? .null : sawMissing ? .missing : .bool(false)
+        default:
+            break
+        }
+        // A collation on one side of a comparison applies to both sides.
+        var scoped = self
+        for operand in operands {
+            if case .collate(let ignoreCase, let ignoreAccents, _) = operand { scoped.collation = (ignoreCase, ignoreAccents) }
+        }
+        let values = try operands.map { try scoped.evaluate($0, row) }
+        return try QueryOperators.apply(name, values)
+    }
+
+    private func aggregate(_ name: String, _ operand: CompiledExpression) throws -> QueryValue {
+        guard let group else { throw QueryError("\(name) is an aggregate: use it in a grouped query or alone") }
+        var inner = self
+        inner.group = nil
+        let values = try group.map { try inner.evaluate(operand, $0) }.filter { $0 != .missing && $0 != .null }
+        switch name {
+        case "COUNT()": return .int(Int64(values.count))
+        case "SUM()", "AVG()":
+            let numbers = values.compactMap(\.number)
+            let allInts = values.allSatisfy { if case .int = $0 { true } else { false } }
+            let sum = numbers.reduce(0, +)
+            if name == "AVG()" { return numbers.isEmpty ? .null : .double(sum / Double(numbers.count)) }
+            if allInts, let exact = Int64(exactly: sum) { return .int(exact) }
+            return .double(sum)
+        case "MIN()": return values.min { QueryValue.compare($0, $1) < 0 } ?? .null
+        default: return values.max { QueryValue.compare($0, $1) < 0 } ?? .null
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+/// Operators and scalar functions on evaluated operands.
+enum QueryOperators {
+    static func apply(_ name: String, _ values: [QueryValue]) throws -> QueryValue {
+        switch name {
+        case "=", "==": return compare(values, { $0 == 0 })
+        case "!=", "<>": return compare(values, { $0 != 0 })
+        case "<": return compare(values, { $0 < 0 })
+        case "<=": return compare(values, { $0 <= 0 })
+        case ">": return compare(values, { $0 > 0 })
+        case ">=": return compare(values, { $0 >= 0 })
+        case "NOT":
+            switch values[0] {
+            case .missing, .null: return values[0]
+            default: return .bool(!values[0].isTruthy)
+            }
+        case "IS": return .bool(identical(values[0], values[1]))
+        case "IS NOT": return .bool(!identical(values[0], values[1]))
+        case "IS MISSING": return .bool(values[0] == .missing)
+        case "IS NOT MISSING", "EXISTS": return .bool(values[0] != .missing)
+        case "IS VALUED": return .bool(values[0] != .missing && values[0] != .null)
+        case "BETWEEN":
+            let low = compare([values[0], values[1]], { $0 >= 0 }), high = compare([values[0], values[2]], { $0 <= 0 })
+            if case .bool(let a) = low, case .bool(let b) = high { return .bool(a && b) }
+            return low == .missing || high == .missing ? .missing : .null
+        case "IN", "NOT IN":
+            if let absent = absent(values[0]) { return absent }
+            guard case .array(let items) = values[1] else { return .null }
+            let found = items.contains { QueryValue.compare($0, values[0]) == 0 && $0.typeRank == values[0].typeRank }
+            return .bool(name == "IN" ? found : !found)
+        case "LIKE":
+            if let absent = absent(values[0], values[1]) { return absent }
+            guard case .string(let text) = values[0], case .string(let pattern) = values[1] else { return .null }
+            return .bool(QueryFunctions.like(text, pattern))
+        case "REGEXP_LIKE()", "REGEXP_CONTAINS()":
+            if let absent = absent(values[0], values[1]) { return absent }
+            guard case .string(let text) = values[0], case .string(let pattern) = values[1] else { return .null }
+            return .bool(try QueryFunctions.regexMatches(text, name == "REGEXP_LIKE()" ? "^(?:\(pattern))$" : pattern))
+        case "+", "-", "*", "/", "%": return arithmetic(name, values)
+        case "||", "CONCAT()":
+            if let absent = absent(values) { return absent }
+            var text = ""
+            for value in values {
+                guard case .string(let part) = value else { return .null }
+                text += part
+            }
+            return .string(text)
+        case "[]": return .array(values)
+        case "{}":
+            var entries: [String: QueryValue] = [:]
+            for pair in stride(from: 0, to: values.count - 1, by: 2) {
+                if case .string(let key) = values[pair], values[pair + 1] != .missing { entries[key] = values[pair + 1] }
+            }
+            return .dictionary(entries)
+        default:
+            return try function(name, values)
+        }
+    }
+
+    /// MISSING if any operand is missing, else NULL if any is null, else nil.
+    static func absent(_ values: QueryValue...) -> QueryValue? { absent(values) }
+    static func absent(_ values: [QueryValue]) -> QueryValue? {
+        if values.contains(.missing) { return .missing }
+        if values.contains(.null) { return .null }
+        return nil
+    }
+
+    /// `IS` compares missing and null too.
+    static func identical(_ a: QueryValue, _ b: QueryValue) -> Bool {
+        a.typeRank == b.typeRank && QueryValue.compare(a, b) == 0
+    }
+
+    private static func compare(_ values: [QueryValue], _ test: (Int) -> Bool) -> QueryValue {
+        if let absent = absent(values[0], values[1]) { return absent }
+        let a = values[0], b = values[1]
+        // Values of different types are not equal; ordering between them follows collation.
+        if a.typeRank != b.typeRank, (a.number == nil || b.number == nil) { return .bool(test(a.typeRank < b.typeRank ? -1 : 1)) }
+        return .bool(test(QueryValue.compare(a, b)))
+    }
+
+    private static func arithmetic(_ name: String, _ values: [QueryValue]) -> QueryValue {
+        if name == "-", values.count == 1 {
+            switch values[0] {
+            case .int(let value) where value != .min: return .int(-value)
+            case let value: return value.number.map { .double(-$0) } ?? (absent(value) ?? .null)
+            }
+        }
+        if let absent = absent(values[0], values[1]) { return absent }
+        if case .int(let a) = values[0], case .int(let b) = values[1] {
+            switch name {
+            case "+": let (r, o) = a.addingReportingOverflow(b); if !o { return .int(r) }
+            case "-": let (r, o) = a.subtractingReportingOverflow(b); if !o { return .int(r) }
+            case "*": let (r, o) = a.multipliedReportingOverflow(by: b); if !o { return .int(r) }
+            case "%": return b == 0 ? .null : .int(a % b)
+            default: break
+            }
+        }
+        guard let a = values[0].number, let b = values[1].number else { return .null }
+        switch name {
+        case "+": return .double(a + b)
+        case "-": return .double(a - b)
+        case "*": return .double(a * b)
+        case "/": return b == 0 ? .null : .double(a / b)
+        default: return b == 0 ? .null : .double(a.truncatingRemainder(dividingBy: b))
+        }
+    }
+
+    private static func function(_ name: String, _ values: [QueryValue]) throws -> QueryValue {
+        switch name {
+        case "IFMISSING()": return values.first { $0 != .missing } ?? .null
+        case "IFNULL()": return values.first { $0 != .null } ?? .null
+        case "IFMISSINGORNULL()": return values.first { $0 != .null && $0 != .missing } ?? .null
+        case "ISARRAY()": return typeTest(values[0]) { if case .array = $0 { true } else { false } }
+        case "ISBOOLEAN()": return typeTest(values[0]) { if case .bool = $0 { true } else { false } }
+        case "ISNUMBER()": return typeTest(values[0]) { $0.number != nil }
+        case "ISOBJECT()": return typeTest(values[0]) { if case .dictionary = $0 { true } else { false } }
+        case "ISSTRING()": return typeTest(values[0]) { if case .string = $0 { true } else { false } }
+        case "TYPE()":
+            let names = ["missing", "null", "boolean", "boolean", "number", "string", "array", "object"]
+            return .string(names[values[0].typeRank])
+        case "PI()": return .double(Double.pi)
+        case "E()": return .double(M_E)
+        default: break
+        }
+        if let absent = absent(values) { return absent }
+        switch name {
+        case "LOWER()", "UPPER()", "TRIM()", "LTRIM()", "RTRIM()":
+            guard case .string(let text) = values[0] else { return .null }
+            switch name {
+            case "LOWER()": return .string(text.lowercased())
+            case "UPPER()": return .string(text.uppercased())
+            case "TRIM()": return .string(text.trimmingCharacters(in: .whitespaces))
+            case "LTRIM()": return .string(String(text.drop { $0.isWhitespace }))
+            default: return .string(String(text.reversed().drop { $0.isWhitespace }.reversed()))
+            }
+        case "LENGTH()":
+            guard case .string(let text) = values[0] else { return .null }
+            return .int(Int64(text.count))
+        case "CONTAINS()":
+            guard case .string(let text) = values[0], case .string(let part) = values[1] else { return .null }
+            return .bool(text.contains(part))
+        case "ARRAY_CONTAINS()":
+            guard case .array(let items) = values[0] else { return .null }
+            return .bool(items.contains { identical($0, values[1]) })
+        case "ARRAY_LENGTH()", "ARRAY_COUNT()":
+            guard case .array(let items) = values[0] else { return .null }
+            return .int(Int64(name == "ARRAY_LENGTH()" ? items.count : items.filter { $0 != .null && $0 != .missing }.count))
+        case "ARRAY_SUM()":
+            guard case .array(let items) = values[0] else { return .null }
+            return .double(items.compactMap(\.number).reduce(0, +))
+        case "TOSTRING()":
+            switch values[0] {
+            case .string: return values[0]
+            case .int(let value): return .string(String(value))
+            case .double(let value): return .string(String(value))
+            case .bool(let flag): return .string(flag ? "true" : "false")
+            default: return .null
+            }
+        case "TONUMBER()":
+            switch values[0] {
+            case .int, .double: return values[0]
+            case .bool(let flag): return .int(flag ? 1 : 0)
+            case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces)).map { .double($0) } ?? .null
+            default: return .null
+            }
+        case "MATCH()", "RANK()":
+            throw QueryError("full-text search in queries is not supported yet by this query engine")
+        default:
+            return math(name, values)
+        }
+    }
+
+    private static func typeTest(_ value: QueryValue, _ test: (QueryValue) -> Bool) -> QueryValue {
+        if let absent = absent(value) { return absent }
+        return .bool(test(value))
+    }
+
+    private static func math(_ name: String, _ values: [QueryValue]) -> QueryValue {
+        guard let x = values[0].number else { return .null }
+        let y = values.count > 1 ? values[1].number : nil
+        if values.count > 1, y == nil { return .null }
+        switch name {
+        case "ABS()": if case .int(let value) = values[0], value != .min { return .int(Swift.abs(value)) }; return .double(Swift.abs(x))
+        case "CEIL()": return .double(x.rounded(.up))
+        case "FLOOR()": return .double(x.rounded(.down))
+        case "ROUND()", "TRUNC()":
+            let scale = pow(10, y ?? 0)
+            let rule: FloatingPointRoundingRule = name == "ROUND()" ? .toNearestOrAwayFromZero : .towardZero
+            return .double((x * scale).rounded(rule) / scale)
+        case "SQRT()": return .double(x.squareRoot())
+        case "POWER()": return .double(pow(x, y ?? 1))
+        case "SIGN()": return .int(x > 0 ? 1 : x < 0 ? -1 : 0)
+        case "EXP()": return .double(exp(x))
+        case "LN()": return .double(log(x))
+        case "LOG()": return .double(log10(x))
+        case "SIN()": return .double(sin(x))
+        case "COS()": return .double(cos(x))
+        case "TAN()": return .double(tan(x))
+        case "ASIN()": return .double(asin(x))
+        case "ACOS()": return .double(acos(x))
+        case "ATAN()": return .double(atan(x))
+        case "ATAN2()": return .double(atan2(x, y ?? 1))
+        case "DEGREES()": return .double(x * 180 / Double.pi)
+        case "RADIANS()": return .double(x * Double.pi / 180)
+        default: return .null
+        }
+    }
+}
