@@ -6,10 +6,16 @@ import Foundation
 /// ```swift
 /// do {
 ///     try database.purgeDocument(withID: "gone")
-/// } catch let error as NSError where error.domain == CBLErrorDomain && error.code == CBLErrorNotFound {
-///     // nothing to purge
+/// } catch {
+///     let error = error as NSError
+///     if error.domain == CBLErrorDomain && error.code == CBLErrorNotFound {
+///         // nothing to purge
+///     }
 /// }
 /// ```
+///
+/// On Linux, convert with `error as NSError` (always succeeds); the conditional
+/// `catch let error as NSError` does not bridge a Swift error there (no Objective-C runtime).
 extension CouchbaseLiteError: CustomNSError {
     /// ``CBLErrorDomain``.
     public static var errorDomain: String { CBLErrorDomain }
