@@ -39,7 +39,8 @@ enum TravelSample {
     static func prebuiltPath(_ engine: StorageEngine) throws -> String {
         try builds.withLock { built in
             if let path = built[engine] { return path }
-            let directory = NSTemporaryDirectory().appending("cbl-guide-examples-\(getpid())-\(engine)")
+            if built.isEmpty { removeLeftovers() }
+            let directory = NSTemporaryDirectory().appending("\(prefix)\(getpid())-\(engine)")
             try? FileManager.default.removeItem(atPath: directory)
             let config = DatabaseConfiguration()
             config.directory = directory
@@ -57,6 +58,19 @@ enum TravelSample {
     }
 
     private static let builds = LockedBuilds()
+    private static let prefix = "cbl-guide-examples-"
+
+    /// Deletes the pre-built bundles of earlier test runs whose process has ended (a run cannot
+    /// delete its own: Swift Testing has no end-of-run hook).
+    private static func removeLeftovers() {
+        let temporary = NSTemporaryDirectory()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0.isNumber }), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: temporary + name)
+        }
+    }
 }
 
 /// The pre-built bundles by engine (a lock of its own: `LiteSupport.Locked` is package API).
