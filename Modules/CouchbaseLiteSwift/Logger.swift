@@ -23,6 +23,6 @@ public protocol Logger {
     func log(level: LogLevel, domain: LogDomain, message: String)
 }
 
-/// The earlier name of ``Logger``.
-@available(*, deprecated, renamed: "Logger")
+/// The earlier name of ``Logger``, kept so code written against it (and code in a file that
+/// imports swift-log, where `Logger` is ambiguous) needs no change.
 public typealias CustomLogger = Logger

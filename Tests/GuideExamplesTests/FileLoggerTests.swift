@@ -119,16 +119,16 @@ extension LoggingExamples {
     }
 
     @Test func swiftLogMessagesReachTheCustomLoggerWithLevelsMapped() {
-        defer { Database.log.custom = nil }
         let recorder = RecordingLogger(level: .debug)
-        Database.log.custom = recorder
-        var logger = swiftLogger("app")
-        logger.logLevel = .trace
-        logger[metadataKey: "request"] = "42"
-        logger.trace("swift-log trace")
-        logger.debug("swift-log debug")
-        logger.notice("swift-log notice")
-        logger.critical("swift-log critical")
+        withCustomLogger(recorder) {
+            var logger = swiftLogger("app")
+            logger.logLevel = .trace
+            logger[metadataKey: "request"] = "42"
+            logger.trace("swift-log trace")
+            logger.debug("swift-log debug")
+            logger.notice("swift-log notice")
+            logger.critical("swift-log critical")
+        }
         #expect(recorder.received("app: swift-log trace request=42").first?.0 == .debug)
         #expect(recorder.received("swift-log debug").first?.0 == .verbose)
         #expect(recorder.received("swift-log notice").first?.0 == .info)

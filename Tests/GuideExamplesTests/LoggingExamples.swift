@@ -24,12 +24,22 @@ final class RecordingLogger: Logger, @unchecked Sendable {
     private let lock = NSLock()
     private var messages: [(LogLevel, LogDomain, String)] = []
 
+    private var forward: (any Logger)?
+
     init(level: LogLevel) { self.level = level }
+
+    /// A logger every message is also passed to (the one this one replaced).
+    var forwardTo: (any Logger)? {
+        get { lock.lock(); defer { lock.unlock() }; return forward }
+        set { lock.lock(); defer { lock.unlock() }; forward = newValue }
+    }
 
     func log(level: LogLevel, domain: LogDomain, message: String) {
         lock.lock()
-        defer { lock.unlock() }
         messages.append((level, domain, message))
+        let next = forward
+        lock.unlock()
+        if let next, level >= next.level, next.level != .none { next.log(level: level, domain: domain, message: message) }
     }
 
     /// The messages containing `text`.
@@ -42,14 +52,25 @@ final class RecordingLogger: Logger, @unchecked Sendable {
 
 /// The guide's logging: 2.0's `setLogLevel(_:domain:)` and 2.5+'s `Database.log` (console,
 /// file, custom). `Database.log` is one per process, so these run one at a time and put
-/// every setting back.
+/// every setting back. `Database.log.custom` is also set by `LoudFailureTests` (another suite,
+/// which may run at the same time): tests here replace it only briefly, keep forwarding to
+/// the logger they found, and put that one back.
 @Suite(.serialized) struct LoggingExamples {
     private func restoreDefaults() {
         Database.log.console.level = .warning
         Database.log.console.domains = .all
         Database.log.file.config = nil
         Database.log.file.level = .none
-        Database.log.custom = nil
+    }
+
+    /// Installs `logger` as the custom logger while `body` runs, forwarding every message to
+    /// the logger that was installed before, which is put back afterwards.
+    func withCustomLogger<T>(_ logger: RecordingLogger, _ body: () throws -> T) rethrows -> T {
+        let previous = Database.log.custom
+        logger.forwardTo = previous
+        Database.log.custom = logger
+        defer { if Database.log.custom as? RecordingLogger === logger { Database.log.custom = previous } }
+        return try body()
     }
 
     @Test func setLogLevelRaisesTheConsoleLevelOfOneDomain() {
@@ -130,17 +151,21 @@ final class RecordingLogger: Logger, @unchecked Sendable {
     @Test(arguments: StorageEngineKind.allCases)
     func customLoggerReceivesMessagesAtItsLevel(engine: StorageEngineKind) throws {
         defer { restoreDefaults() }
+        let previous = Database.log.custom
         // tag::set-custom-logging[]
         Database.log.custom = LogTestLogger()
         // end::set-custom-logging[]
-        #expect(Database.log.custom?.level == LogLevel.none)
+        let installed = Database.log.custom
+        Database.log.custom = previous
+        #expect(installed?.level == LogLevel.none)
 
         let recorder = RecordingLogger(level: .info)
-        Database.log.custom = recorder
         let name = "custom-logger-\(engine)"
-        try withTemporaryDirectory { directory in
-            let database = try Database(name: name, config: engine.config(in: directory))
-            try database.close()
+        try withCustomLogger(recorder) {
+            try withTemporaryDirectory { directory in
+                let database = try Database(name: name, config: engine.config(in: directory))
+                try database.close()
+            }
         }
         let opened = recorder.received("Opened database \"\(name)\"")
         #expect(opened.count == 1)
