@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBIAN_PACKAGES := libsqlite3-dev librocksdb-dev libstemmer-dev zlib1g-dev sqlite3 pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test tsan demo bench bench-record clean
+.PHONY: deps build test tsan demo bench bench-record docs clean
 
 ## deps: installs the Debian packages the build links against (only those missing).
 deps:
@@ -39,6 +39,12 @@ bench: deps
 ## bench-record: as bench, and writes the tables into docs/performance.md.
 bench-record: deps
 	$(SWIFT) run -c release cblite-bench all --markdown docs/performance.md
+
+## docs: the DocC documentation of CouchbaseLiteSwift; its articles follow the 2.0 guide and
+## their code is GuideExamplesTests' (checked by GuideArticleTests in `make test`).
+docs: deps
+	$(SWIFT) package --disable-sandbox generate-documentation --target CouchbaseLiteSwift
+	@echo "open .build/plugins/Swift-DocC/outputs/CouchbaseLiteSwift.doccarchive (or add --transform-for-static-hosting)"
 
 clean:
 	rm -rf .build

@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Only for `make docs` (`swift package generate-documentation`); nothing links it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: System libraries (Debian -dev packages, installed by `make deps`)
@@ -107,6 +109,10 @@ let package = Package(
                     dependencies: ["DatabaseTools", "TestSupport", "LiteDatabase", "LiteStorage", "SQLiteStorage",
                                    "RocksDBStorage", "BlobStore", "Fleece", "CouchbaseLiteSwift"],
                     path: "Tests/DatabaseToolsTests"),
+        // The Couchbase Lite 2.0 guide's code, as the guide writes it, on the travel data set; the
+        // DocC articles' code blocks are these snippets (GuideArticleTests checks it).
+        .testTarget(name: "GuideExamplesTests", dependencies: ["CouchbaseLiteSwift", "TestSupport", logging],
+                    path: "Tests/GuideExamplesTests"),
         .testTarget(name: "UpgraderTests", dependencies: ["LiteSupport", "Upgrader", "TestSupport", "CSQLite", "CouchbaseLiteSwift",
                                                          "LiteDatabase", "LiteStorage", "BlobStore", "Fleece"],
                     path: "Tests/UpgraderTests"),

@@ -12,8 +12,8 @@ import LiteStorage
 /// }
 /// ```
 public struct CouchbaseLiteError: Error, Sendable, CustomStringConvertible {
-    /// The error domain, as Couchbase Lite 2.x names it.
-    public static let domain = "CouchbaseLite"
+    /// The error domain, as Couchbase Lite 2.x names it: ``CBLErrorDomain``.
+    public static let domain = CBLErrorDomain
 
     /// An error number of the 2.x `CBLErrorDomain`.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -82,6 +82,16 @@ public struct CouchbaseLiteError: Error, Sendable, CustomStringConvertible {
         public static let badDocID = Code(rawValue: 29)
         /// The database could not be upgraded.
         public static let cantUpgradeDatabase = Code(rawValue: 30)
+
+        /// The file is not a database (2.x's `CBLErrorUnreadableDatabase` name for 20).
+        public static let unreadableDatabase = notADatabaseFile
+
+        /// Network errors start here (5000 + the failure).
+        public static let networkBase = Code(rawValue: CBLErrorNetworkBase)
+        /// HTTP errors are 10000 + the status code.
+        public static let httpBase = Code(rawValue: CBLErrorHTTPBase)
+        /// WebSocket close codes are 11000 + the close code − 1000.
+        public static let webSocketBase = Code(rawValue: CBLErrorWebSocketBase)
 
         /// The domain and number, e.g. `CBLErrorDomain 7`.
         public var description: String { "CBLErrorDomain \(rawValue)" }

@@ -12,6 +12,7 @@ extension Database {
                   let current = engines.engine(ofBundle: bundle.path), current.name != target.name else { return }
             log.log(.info, .database, "Converting database \"\(bundle.name)\" from \(current.name) to \(target.name)")
             try InPlaceConversion.convert(bundlePath: bundle.path, to: target, registry: engines)
+            log.log(.info, .database, "Converted database \"\(bundle.name)\" from \(current.name) to \(target.name)")
         } catch let error as DatabaseToolsError {
             let code: DatabaseError.Code = switch error.code {
             case .verificationFailed: .corruptData

@@ -34,6 +34,7 @@ extension Database {
                 if !config.upgradesLegacyDatabases, let declined = format.upgradeDeclined(path: bundle.path) {
                     throw declined
                 }
+                log.log(.info, .database, "Upgrading Couchbase Lite 1.x database \"\(bundle.name)\" at \(bundle.path) to 2.x")
                 let upgrader = LegacyUpgrader(registry: engines, engineName: config.storageEngine?.engineName)
                 guard let summary = try upgrader.upgradeInPlace(bundle) else { return }
                 log.log(.info, .database, "Upgraded Couchbase Lite 1.x database \"\(bundle.name)\" to 2.x "

@@ -61,6 +61,8 @@ public final class Database: Sendable {
         let bundle = DatabaseBundle(name: name, directory: self.config.directory)
         let engineName = self.config.storageEngine?.engineName
         let configuration = self.config
+        Self.log.log(.verbose, .database, "Opening database \"\(name)\" in \(bundle.directory) "
+            + "(engine: \(engineName ?? "as the files are, SQLite for a new database"))")
         core = try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try FileManager.default.createDirectory(atPath: bundle.directory, withIntermediateDirectories: true)
             try Self.upgradeLegacyDatabase(in: bundle, config: configuration)
@@ -104,13 +106,16 @@ public final class Database: Sendable {
 
     /// Closes the database; later calls fail with `.notOpen`. Closing twice does nothing.
     public func close() throws {
+        let wasOpen = core.isOpen
         try CouchbaseLiteError.wrapping("closing database \"\(name)\"") { try core.close() }
+        if wasOpen { Self.log.log(.info, .database, "Closed database \"\(name)\"") }
     }
 
     /// Closes the database and deletes its files.
     public func delete() throws {
         try close()
         try Self.removeBundle(core.bundle)
+        Self.log.log(.info, .database, "Deleted database \"\(name)\" at \(core.bundle.path)")
     }
 
     /// Compacts the database and deletes blobs no document refers to any more.
@@ -130,7 +135,9 @@ public final class Database: Sendable {
         try CouchbaseLiteError.wrapping("maintenance of \"\(name)\"") {
             switch type {
             case .compact:
+                Self.log.log(.verbose, .database, "Compacting database \"\(name)\"")
                 _ = try core.compact()
+                Self.log.log(.info, .database, "Compacted database \"\(name)\"")
             case .reindex:
                 let rebuilt = try core.reindex()
                 Self.log.log(.info, .database, "Rebuilt \(rebuilt) index(es) of \"\(name)\"")
@@ -186,6 +193,7 @@ public final class Database: Sendable {
                 try? FileManager.default.removeItem(atPath: destination.path)
                 throw error
             }
+            log.log(.info, .database, "Copied \(path) to database \"\(name)\" at \(destination.path)")
         }
     }
 

@@ -123,7 +123,10 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     /// The property as a dictionary, or nil.
     public func dictionary(forKey key: String) -> DictionaryObject? { value(forKey: key) as? DictionaryObject }
 
+    // Discardable: the 2.0 guide's "Typed Accessors" calls `newTask.toDictionary()` on its own
+    // line, and its code must compile without warnings.
     /// The properties as plain Swift values (nested dictionaries and arrays included).
+    @discardableResult
     public func toDictionary() -> [String: Any] {
         var result: [String: Any] = [:]
         for key in keys {
