@@ -41,8 +41,15 @@ import TestSupport
     /// The 2.x accessors that cannot throw log what went wrong; their throwing twins throw it.
     @Test func readsOnAClosedDatabaseLogAndThrow() throws {
         let collector = Collector()
-        Database.log.custom = collector
-        defer { Database.log.custom = nil }
+        try GlobalLogLock.exclusive {
+            let previous = Database.log.custom
+            Database.log.custom = collector
+            defer { Database.log.custom = previous }
+            try readsOnAClosedDatabase(collector)
+        }
+    }
+
+    private func readsOnAClosedDatabase(_ collector: Collector) throws {
         try withDatabase(.sqlite) { database, _ in
             try saved(database, "doc", ["a": 1])
             try database.close()

@@ -66,11 +66,13 @@ final class RecordingLogger: Logger, @unchecked Sendable {
     /// Installs `logger` as the custom logger while `body` runs, forwarding every message to
     /// the logger that was installed before, which is put back afterwards.
     func withCustomLogger<T>(_ logger: RecordingLogger, _ body: () throws -> T) rethrows -> T {
-        let previous = Database.log.custom
-        logger.forwardTo = previous
-        Database.log.custom = logger
-        defer { if Database.log.custom as? RecordingLogger === logger { Database.log.custom = previous } }
-        return try body()
+        try GlobalLogLock.exclusive {
+            let previous = Database.log.custom
+            logger.forwardTo = previous
+            Database.log.custom = logger
+            defer { if Database.log.custom as? RecordingLogger === logger { Database.log.custom = previous } }
+            return try body()
+        }
     }
 
     @Test func setLogLevelRaisesTheConsoleLevelOfOneDomain() {
@@ -151,12 +153,14 @@ final class RecordingLogger: Logger, @unchecked Sendable {
     @Test(arguments: StorageEngineKind.allCases)
     func customLoggerReceivesMessagesAtItsLevel(engine: StorageEngineKind) throws {
         defer { restoreDefaults() }
-        let previous = Database.log.custom
-        // tag::set-custom-logging[]
-        Database.log.custom = LogTestLogger()
-        // end::set-custom-logging[]
-        let installed = Database.log.custom
-        Database.log.custom = previous
+        let installed = GlobalLogLock.exclusive { () -> (any Logger)? in
+            let previous = Database.log.custom
+            // tag::set-custom-logging[]
+            Database.log.custom = LogTestLogger()
+            // end::set-custom-logging[]
+            defer { Database.log.custom = previous }
+            return Database.log.custom
+        }
         #expect(installed?.level == LogLevel.none)
 
         let recorder = RecordingLogger(level: .info)
