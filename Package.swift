@@ -48,22 +48,23 @@ let package = Package(
         // MARK: Database core
         .target(name: "LiteDatabase", dependencies: ["LiteSupport", "Fleece", "LiteStorage", "BlobStore", crypto],
                 path: "Modules/LiteDatabase"),
-        // MARK: Queries (JSON query syntax, N1QL evaluation, full-scan executor)
-        .target(name: "LiteQuery", dependencies: ["Fleece", "LiteStorage", "LiteDatabase"], path: "Modules/LiteQuery"),
-
         // MARK: Full-text search (tokenizer, Snowball stemming, match syntax, inverted index)
         .target(name: "LiteText", dependencies: ["LiteSupport", "CStemmer", "Fleece", "LiteStorage", "LiteDatabase"],
                 path: "Modules/LiteText"),
+
+        // MARK: Queries (JSON query syntax, N1QL evaluation, full-scan executor)
+        .target(name: "LiteQuery", dependencies: ["Fleece", "LiteStorage", "LiteDatabase", "LiteText"],
+                path: "Modules/LiteQuery"),
         .target(name: "Upgrader", dependencies: ["CSQLite", "Fleece", "LiteStorage", "BlobStore", "LiteDatabase"],
                 path: "Modules/Upgrader"),
         .target(name: "DatabaseTools",
-                dependencies: ["LiteDatabase", "Fleece", "LiteStorage", "SQLiteStorage", "RocksDBStorage",
+                dependencies: ["LiteDatabase", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage", "RocksDBStorage",
                                "BlobStore", "Upgrader"],
                 path: "Modules/DatabaseTools"),
 
         // MARK: Public API
         .target(name: "CouchbaseLiteSwift",
-                dependencies: ["LiteSupport", "LiteDatabase", "LiteQuery", "Fleece", "LiteStorage", "SQLiteStorage",
+                dependencies: ["LiteSupport", "LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
                                "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseTools", logging],
                 path: "Modules/CouchbaseLiteSwift"),
 

@@ -2,6 +2,7 @@ import BlobStore
 import Fleece
 import Foundation
 import LiteDatabase
+import LiteText
 import LiteStorage
 import RocksDBStorage
 import SQLiteStorage
@@ -70,6 +71,14 @@ public final class Database: Sendable {
             return try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName)
         }
         listenerQueue = DispatchQueue(label: "CouchbaseLite.\(name).listeners")
+        // The file's full-text indexes are kept up to date by every open instance.
+        do {
+            try LiteText.FullTextIndex.openAll(in: core)
+        } catch {
+            try? core.close()
+            throw CouchbaseLiteError(.corruptData, "database \"\(name)\": its full-text indexes cannot be opened",
+                                     underlying: error)
+        }
         core.scheduleExpiration()
         Self.log.log(.info, .database, "Opened database \"\(name)\" at \(bundle.path) (\(core.engine.name))")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LiteDatabase
+import LiteText
 import LiteStorage
 import RocksDBStorage
 import SQLiteStorage
@@ -97,8 +98,16 @@ package struct DatabaseLocation: Sendable {
 
     private func open(engineName: String?, create: Bool, readOnly: Bool) throws -> DatabaseCore {
         try DatabaseToolsError.wrapping(.ioFailure, "cannot open database \(bundle.path)") {
-            try DatabaseCore(bundle: bundle, registry: Self.registry, engineName: engineName,
-                             create: create, readOnly: readOnly)
+            let core = try DatabaseCore(bundle: bundle, registry: Self.registry, engineName: engineName,
+                                        create: create, readOnly: readOnly)
+            // Writes through the tools keep the file's full-text indexes up to date too.
+            do {
+                if !readOnly { try FullTextIndex.openAll(in: core) }
+            } catch {
+                try? core.close()
+                throw error
+            }
+            return core
         }
     }
 

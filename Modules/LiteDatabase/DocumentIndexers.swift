@@ -5,6 +5,7 @@ final class DocumentIndexers: Sendable {
     private struct State {
         var next: UInt64 = 1
         var byToken: [UInt64: any DocumentIndexer] = [:]
+        var byName: [String: UInt64] = [:]
     }
     private let state = Locked(State())
 
@@ -21,8 +22,36 @@ final class DocumentIndexers: Sendable {
         }
     }
 
+    /// Registers `make()`'s indexer under `name` unless one is registered under it already
+    /// (every instance of the file opens the same indexes; each must be maintained once).
+    func add(named name: String, _ make: () throws -> any DocumentIndexer) rethrows -> any DocumentIndexer {
+        try state.withLock { state in
+            if let token = state.byName[name], let existing = state.byToken[token] { return existing }
+            let indexer = try make()
+            defer { state.next += 1 }
+            state.byToken[state.next] = indexer
+            state.byName[name] = state.next
+            return indexer
+        }
+    }
+
+    /// The indexer registered under `name`, if any.
+    func indexer(named name: String) -> (any DocumentIndexer)? {
+        state.withLock { state in state.byName[name].flatMap { state.byToken[$0] } }
+    }
+
     func remove(_ token: UInt64) {
-        _ = state.withLock { $0.byToken.removeValue(forKey: token) }
+        state.withLock { state in
+            state.byToken.removeValue(forKey: token)
+            state.byName = state.byName.filter { $0.value != token }
+        }
+    }
+
+    /// Unregisters the indexer named `name`.
+    func remove(named name: String) {
+        state.withLock { state in
+            if let token = state.byName.removeValue(forKey: name) { state.byToken.removeValue(forKey: token) }
+        }
     }
 
     /// The registered indexers, in registration order.
@@ -44,6 +73,18 @@ extension DatabaseCore {
     package func removeIndexer(_ token: UInt64) {
         indexers.remove(token)
     }
+
+    /// The indexer registered for this file under `name`, made with `make` when there is none
+    /// yet (so every open instance shares one, and each change is indexed once).
+    package func indexer(named name: String, orMake make: () throws -> any DocumentIndexer) rethrows -> any DocumentIndexer {
+        try indexers.add(named: name, make)
+    }
+
+    /// The indexer registered under `name`, if any.
+    package func indexer(named name: String) -> (any DocumentIndexer)? { indexers.indexer(named: name) }
+
+    /// Unregisters the indexer named `name`.
+    package func removeIndexer(named name: String) { indexers.remove(named: name) }
 
     /// Tells every indexer about a change of a document's current revision, inside its
     /// transaction.

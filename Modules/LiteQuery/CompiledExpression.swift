@@ -28,6 +28,19 @@ package indirect enum CompiledExpression: Sendable {
         }
     }
 
+    /// The full-text searches in the expression: (index name, match text) of each `MATCH()`.
+    var fullTextSearches: [(index: String, text: String)] {
+        switch self {
+        case .call("MATCH()", let operands):
+            if operands.count == 2, case .literal(.string(let index)) = operands[0], case .literal(.string(let text)) = operands[1] {
+                return [(index, text)]
+            }
+            return []
+        case .call(_, let operands): return operands.flatMap(\.fullTextSearches)
+        default: return []
+        }
+    }
+
     /// The parameters the expression uses.
     var parameterNames: Set<String> {
         switch self {

@@ -130,7 +130,8 @@ struct QueryCompiler {
             guard case .key(let variable)? = parts.first else { throw QueryError("bad variable \"\(name)\"", at: location) }
             return .variable(variable, path: Array(parts.dropFirst()))
         }
-        let name = op.uppercased()
+        var name = op.uppercased()
+        if name == "MATCH" || name == "RANK" { name += "()" }   // 2.8 spells them without parentheses
         let arguments = try operands.enumerated().map { try expression($1, at: "\(location)[\($0 + 1)]") }
         switch name {
         case "ANY", "EVERY", "ANY AND EVERY":

@@ -7,6 +7,8 @@ struct QueryEvaluator {
     var variables: [String: QueryValue] = [:]
     /// The rows of the current group, for aggregate functions.
     var group: [QueryRow]?
+    /// The hits of each full-text index the query searches: document ID → rank.
+    var fullText: [String: [String: Double]] = [:]
     /// The collation strings are compared under (set by COLLATE around or beside a comparison).
     var collation: (ignoreCase: Bool, ignoreAccents: Bool)?
 
@@ -93,6 +95,13 @@ struct QueryEvaluator {
 
     private func call(_ name: String, _ operands: [CompiledExpression], _ row: QueryRow) throws -> QueryValue {
         if QueryFunctions.aggregates.contains(name) { return try aggregate(name, operands[0]) }
+        if name == "MATCH()" || name == "RANK()" {
+            guard case .literal(.string(let index)) = operands.first, let hits = fullText[index] else {
+                throw QueryError("\(name) needs the name of a full-text index the query matches against")
+            }
+            if name == "MATCH()" { return .bool(hits[row.id] != nil) }
+            return hits[row.id].map { .double($0) } ?? .missing
+        }
         switch name {
         case "AND":
             var sawMissing = false, sawNull = false

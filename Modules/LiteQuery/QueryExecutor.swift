@@ -1,6 +1,7 @@
 import Fleece
 import LiteDatabase
 import LiteStorage
+import LiteText
 
 /// Runs a compiled query over a database's documents: a full scan in one read snapshot (no
 /// index use yet), WHERE, GROUP BY with aggregates and HAVING, DISTINCT, ORDER BY (N1QL
@@ -12,7 +13,21 @@ package enum QueryExecutor {
         if let unset = query.parameterNames.subtracting(parameters.keys).sorted().first {
             throw QueryError("parameter $\(unset) has no value; set it in the query's parameters")
         }
-        let evaluator = QueryEvaluator(parameters: parameters)
+        var evaluator = QueryEvaluator(parameters: parameters)
+        for (name, text) in query.whereClause?.fullTextSearches ?? [] {
+            guard evaluator.fullText[name] == nil else {
+                throw QueryError("a query can search the full-text index \"\(name)\" once", at: "WHERE")
+            }
+            guard let index = FullTextIndex.named(name, in: core) else {
+                throw QueryError("there is no full-text index named \"\(name)\"; create it with createIndex", at: "WHERE")
+            }
+            do {
+                let hits = try index.search(text, in: core)
+                evaluator.fullText[name] = Dictionary(hits.map { ($0.documentID, $0.rank) }, uniquingKeysWith: max)
+            } catch let error as TextAnalysisError {
+                throw QueryError("full-text search \"\(text)\": \(error)", at: "WHERE")
+            }
+        }
         var rows: [QueryRow] = []
         try core.checkOpen()
         try core.dataFile.withReadSnapshot {

@@ -164,8 +164,6 @@ enum QueryOperators {
             case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces)).map { .double($0) } ?? .null
             default: return .null
             }
-        case "MATCH()", "RANK()":
-            throw QueryError("full-text search in queries is not supported yet by this query engine")
         default:
             return math(name, values)
         }

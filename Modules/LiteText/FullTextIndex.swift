@@ -40,7 +40,12 @@ package final class FullTextIndex: DocumentIndexer {
     ///
     /// - Throws: when an index of that name exists with another definition, or on bad input.
     package static func create(_ definition: FullTextIndexDefinition, in core: DatabaseCore) throws -> FullTextIndex {
-        let index = try FullTextIndex(definition: definition)
+        let made = try FullTextIndex(definition: definition)
+        let index = core.indexer(named: made.storeName) { made } as? FullTextIndex ?? made
+        guard index.definition == definition else {
+            throw TextAnalysisError("a full-text index named \"\(definition.name)\" already exists with "
+                                    + "another definition; delete it first")
+        }
         try core.inTransaction {
             let store = try core.dataFile.byteKeyStore(index.storeName)
             if let existing = try store.get(FullTextPostings.definitionKey) {
@@ -54,8 +59,38 @@ package final class FullTextIndex: DocumentIndexer {
             try store.put(FullTextPostings.definitionKey, Array(try JSONEncoder().encode(definition)))
             try index.rebuild(in: core)
         }
-        _ = core.addIndexer(index)
         return index
+    }
+
+    /// The full-text indexes stored in `core`'s file, registered so they stay up to date (call
+    /// when a database opens).
+    @discardableResult
+    package static func openAll(in core: DatabaseCore) throws -> [FullTextIndex] {
+        var indexes: [FullTextIndex] = []
+        for storeName in try core.dataFile.byteKeyStoreNames() where storeName.hasPrefix("fts:") {
+            guard let bytes = try core.dataFile.byteKeyStore(storeName).get(FullTextPostings.definitionKey) else { continue }
+            let definition = try JSONDecoder().decode(FullTextIndexDefinition.self, from: Data(bytes))
+            let made = try FullTextIndex(definition: definition)
+            if let index = core.indexer(named: made.storeName, orMake: { made }) as? FullTextIndex {
+                indexes.append(index)
+            }
+        }
+        return indexes
+    }
+
+    /// The registered full-text index called `name` in `core`'s file, if any.
+    package static func named(_ name: String, in core: DatabaseCore) -> FullTextIndex? {
+        let storeName = FullTextIndexDefinition(name: name, properties: []).storeName
+        return core.indexer(named: storeName) as? FullTextIndex
+    }
+
+    /// Removes the index `name` and its data.
+    package static func delete(_ name: String, in core: DatabaseCore) throws {
+        let storeName = FullTextIndexDefinition(name: name, properties: []).storeName
+        core.removeIndexer(named: storeName)
+        if try core.dataFile.byteKeyStoreNames().contains(storeName) {
+            try core.dataFile.deleteByteKeyStore(storeName)
+        }
     }
 
     // MARK: Maintenance

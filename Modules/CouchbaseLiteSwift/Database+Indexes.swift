@@ -1,0 +1,79 @@
+import Foundation
+import LiteDatabase
+import LiteStorage
+import LiteText
+
+extension Database {
+    /// The names of the database's indexes (its own, and those Couchbase Lite made in the file).
+    public var indexes: [String] {
+        do {
+            let names = try core.dataFile.byteKeyStoreNames()
+            var result = names.filter { $0.hasPrefix("fts:") || $0.hasPrefix("value:") }.map(Self.indexName(ofStore:))
+            result += try core.dataFile.foreignIndexes().map(\.name)
+            return result.sorted()
+        } catch {
+            Self.log.log(.error, .database, "Cannot list the indexes of \"\(name)\": \(error)")
+            return []
+        }
+    }
+
+    /// Creates an index (nothing happens if one with this name and definition exists).
+    ///
+    /// - Throws: `.invalidParameter` when an index of that name exists with another definition,
+    ///   or the definition is not usable (an unknown language, no items).
+    public func createIndex(_ index: Index, withName name: String) throws {
+        guard !name.isEmpty else { throw CouchbaseLiteError(.invalidParameter, "an index needs a name") }
+        do {
+            switch index {
+            case let fullText as FullTextIndex:
+                var language = fullText.languageSetting
+                if let chosen = language, StemmingLanguage(code: chosen) == nil { language = nil }
+                let definition = FullTextIndexDefinition(name: name, properties: fullText.items.map(\.property),
+                                                         language: language, ignoresDiacritics: fullText.ignoresAccents)
+                _ = try LiteText.FullTextIndex.create(definition, in: core)
+            case let value as ValueIndex:
+                guard !value.items.isEmpty else { throw CouchbaseLiteError(.invalidParameter, "index \"\(name)\" has no items") }
+                let store = try core.dataFile.byteKeyStore(Self.valueStoreName(name))
+                let json = Array(value.json.utf8)
+                try core.inTransaction {
+                    if let existing = try store.get([0x00]), existing != json {
+                        throw CouchbaseLiteError(.invalidParameter, "an index named \"\(name)\" already exists with another "
+                                                 + "definition; delete it first")
+                    }
+                    try store.put([0x00], json)
+                }
+            default:
+                throw CouchbaseLiteError(.invalidParameter, "\(type(of: index)) is not an index this database can create")
+            }
+        } catch let error as TextAnalysisError {
+            throw CouchbaseLiteError(.invalidParameter, "cannot create index \"\(name)\": \(error)", underlying: error)
+        } catch let error as DatabaseError {
+            throw CouchbaseLiteError(error)
+        } catch let error as StorageError {
+            throw CouchbaseLiteError(.unexpectedError, "cannot create index \"\(name)\"", underlying: error)
+        }
+    }
+
+    /// Deletes the index named `name` (nothing happens when there is none).
+    public func deleteIndex(forName name: String) throws {
+        try CouchbaseLiteError.wrapping("deleting index \"\(name)\"") {
+            try core.inTransaction {
+                try LiteText.FullTextIndex.delete(name, in: core)
+                let valueStore = Self.valueStoreName(name)
+                if try core.dataFile.byteKeyStoreNames().contains(valueStore) {
+                    try core.dataFile.deleteByteKeyStore(valueStore)
+                }
+            }
+        }
+    }
+
+    static func valueStoreName(_ name: String) -> String {
+        "value:" + FullTextIndexDefinition(name: name, properties: []).storeName.dropFirst(4)
+    }
+
+    /// The index name a store holds (percent-decoding what the store name had to escape).
+    static func indexName(ofStore store: String) -> String {
+        let encoded = store.drop { $0 != ":" }.dropFirst()
+        return String(encoded).removingPercentEncoding ?? String(encoded)
+    }
+}
