@@ -9,16 +9,8 @@ extension Query {
     ///   function, a wrong argument count, a bad property path, a parameter without a value),
     ///   or the database's error.
     public func execute() throws -> ResultSet {
-        let (compiled, database) = try compile()
-        let values = try parameterValues()
-        do {
-            let rows = try QueryExecutor.run(compiled, in: database.core, parameters: values)
-            return ResultSet(columnNames: compiled.columnNames, rows: rows)
-        } catch let error as QueryError {
-            throw CouchbaseLiteError(.invalidQuery, error.description, underlying: error)
-        } catch let error as DatabaseError {
-            throw CouchbaseLiteError(error)
-        }
+        let (columns, rows) = try runRows()
+        return ResultSet(columnNames: columns, rows: rows)
     }
 
     /// A description of how the query runs (its JSON form and the plan).
@@ -41,7 +33,7 @@ extension Query {
         }
     }
 
-    private func parameterValues() throws -> [String: QueryValue] {
+    func parameterValues() throws -> [String: QueryValue] {
         var values: [String: QueryValue] = [:]
         for (name, node) in parameters?.nodes ?? [:] {
             if let reason = node.invalidReason { throw CouchbaseLiteError(.invalidQuery, "parameter \(name): \(reason)") }

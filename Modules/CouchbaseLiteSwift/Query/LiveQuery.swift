@@ -1,0 +1,146 @@
+import Foundation
+import LiteDatabase
+import LiteQuery
+import LiteSupport
+
+/// What a live query's listener receives: the query and its new results, or the error that
+/// stopped it from running.
+public struct QueryChange: @unchecked Sendable {
+    // @unchecked: the results are handed to the one listener that receives the change.
+    /// The query whose results changed.
+    public let query: Query
+    /// The new results, when the query ran.
+    public let results: ResultSet?
+    /// Why the query could not run, when it could not.
+    public let error: (any Error)?
+}
+
+/// Keeps one listener's query running: it runs once at once, then after every commit to the
+/// database, and tells the listener only when the rows differ from the last ones it told.
+final class LiveQuerier: @unchecked Sendable {
+    // @unchecked: `state` is behind its lock; the rest never changes.
+    private let query: Query
+    private let database: Database
+    private let deliveryQueue: DispatchQueue
+    private let workQueue = DispatchQueue(label: "CouchbaseLite.liveQuery")
+    private let listener: @Sendable (QueryChange) -> Void
+
+    private struct State {
+        var lastRows: [[QueryValue]]?
+        var lastError: String?
+        var observer: UInt64?
+        var stopped = false
+    }
+    private let state = Locked(State())
+
+    init(query: Query, database: Database, queue: DispatchQueue, listener: @escaping @Sendable (QueryChange) -> Void) {
+        self.query = query
+        self.database = database
+        deliveryQueue = queue
+        self.listener = listener
+    }
+
+    func start() {
+        let observer = database.core.addChangeObserver { [weak self] _ in self?.scheduleRun() }
+        state.withLock { $0.observer = observer }
+        scheduleRun()
+    }
+
+    func stop() {
+        let observer = state.withLock { state -> UInt64? in
+            state.stopped = true
+            defer { state.observer = nil }
+            return state.observer
+        }
+        if let observer { database.core.removeChangeObserver(observer) }
+    }
+
+    private func scheduleRun() {
+        workQueue.async { [self] in run() }
+    }
+
+    private func run() {
+        guard !state.withLock({ $0.stopped }) else { return }
+        let change: QueryChange?
+        do {
+            let (columns, rows) = try query.runRows()
+            change = state.withLock { state -> QueryChange? in
+                guard state.lastRows != rows || state.lastError != nil else { return nil }
+                state.lastRows = rows
+                state.lastError = nil
+                return QueryChange(query: query, results: ResultSet(columnNames: columns, rows: rows), error: nil)
+            }
+        } catch {
+            change = state.withLock { state -> QueryChange? in
+                let text = "\(error)"
+                guard state.lastError != text else { return nil }
+                state.lastError = text
+                state.lastRows = nil
+                return QueryChange(query: query, results: nil, error: error)
+            }
+        }
+        guard let change else { return }
+        deliveryQueue.async { [self] in
+            // A listener removed meanwhile never hears from its query again.
+            guard !state.withLock({ $0.stopped }) else { return }
+            listener(change)
+        }
+    }
+}
+
+extension Query {
+    /// Makes the query live: `listener` gets its results now and again whenever a commit to
+    /// the database changes them, on `queue` (default: the database's listener queue).
+    ///
+    /// ```swift
+    /// let token = query.addChangeListener { change in
+    ///     for result in change.results ?? ResultSet.empty { print(result.toDictionary()) }
+    /// }
+    /// ```
+    @discardableResult
+    public func addChangeListener(withQueue queue: DispatchQueue? = nil,
+                                  _ listener: @escaping @Sendable (QueryChange) -> Void) -> ListenerToken {
+        guard let database else {
+            let change = QueryChange(query: self, results: nil,
+                                     error: CouchbaseLiteError(.invalidQuery, "the query has no data source"))
+            (queue ?? .global()).async { listener(change) }
+            return ListenerToken(id: 0) {}
+        }
+        let querier = LiveQuerier(query: self, database: database, queue: queue ?? database.listenerQueue, listener: listener)
+        querier.start()
+        return ListenerToken(id: 0) { querier.stop() }
+    }
+
+    /// Stops a live query's listener; it is not called again.
+    public func removeChangeListener(withToken token: ListenerToken) {
+        token.remove()
+    }
+
+    /// The query's results now and after every change to them, as an async sequence.
+    public func changes() -> AsyncStream<QueryChange> {
+        AsyncStream { continuation in
+            let token = addChangeListener(withQueue: DispatchQueue(label: "CouchbaseLite.liveQuery.stream")) { change in
+                continuation.yield(change)
+            }
+            continuation.onTermination = { _ in token.remove() }
+        }
+    }
+
+    /// Runs the query: its column names and rows.
+    func runRows() throws -> ([String], [[QueryValue]]) {
+        let (compiled, database) = try compile()
+        let values = try parameterValues()
+        do {
+            return (compiled.columnNames, try QueryExecutor.run(compiled, in: database.core, parameters: values))
+        } catch let error as QueryError {
+            throw CouchbaseLiteError(.invalidQuery, error.description, underlying: error)
+        } catch let error as DatabaseError {
+            throw CouchbaseLiteError(error)
+        }
+    }
+}
+
+extension ResultSet {
+    /// A result set with no rows.
+    public static var empty: ResultSet { ResultSet(columnNames: [], rows: []) }
+}
