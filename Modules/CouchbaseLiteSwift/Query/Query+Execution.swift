@@ -65,4 +65,19 @@ extension Database {
         }
         return Query(json: json, database: self)
     }
+
+    /// A query from a SQL++ (N1QL) string, as later Couchbase Lite versions accept them:
+    ///
+    /// ```swift
+    /// let query = try database.createQuery("SELECT name FROM _ WHERE type = 'hotel' ORDER BY name LIMIT 10")
+    /// ```
+    ///
+    /// - Throws: `.invalidQuery` naming the position of a syntax error.
+    public func createQuery(_ query: String) throws -> Query {
+        do {
+            return Query(json: try SQLPlusPlusParser.json(from: query), database: self)
+        } catch let error as QueryError {
+            throw CouchbaseLiteError(.invalidQuery, error.description, underlying: error)
+        }
+    }
 }
