@@ -65,6 +65,15 @@ struct QueryCompiler {
                 }
             }
         }
+        // ORDER BY (and HAVING) may name a result column by its alias.
+        let aliased = Dictionary(query.columns.map { ($0.name, $0.expression) }, uniquingKeysWith: { first, _ in first })
+        query.orderBy = query.orderBy.map { item in
+            if case .property(nil, let path) = item.expression, path.count == 1, case .key(let key) = path[0],
+               let column = aliased[key], !isPlainProperty(column, named: key) {
+                return (column, item.descending)
+            }
+            return item
+        }
         if let limit = entries["LIMIT"] { query.limit = try expression(limit, at: "LIMIT") }
         if let offset = entries["OFFSET"] { query.offset = try expression(offset, at: "OFFSET") }
         if let distinct = entries["DISTINCT"] { query.distinct = distinct.bool }
@@ -187,5 +196,11 @@ struct QueryCompiler {
             return .meta(alias: first, key: second)
         }
         return .property(alias: nil, path: components)
+    }
+
+    /// Whether `expression` is just the property `name` (then ordering by it is the same either way).
+    private func isPlainProperty(_ expression: CompiledExpression, named name: String) -> Bool {
+        if case .property(_, let path) = expression, path.count == 1, case .key(let key) = path[0] { return key == name }
+        return false
     }
 }

@@ -13,7 +13,8 @@ struct CBLite: ParsableCommand {
             A 1.x database is only upgraded when --upgrade is given.
             """,
         subcommands: [Info.self, List.self, Cat.self, Revs.self, Put.self, Remove.self, Purge.self,
-                      Import.self, Export.self, BlobCommand.self, Compact.self])
+                      Import.self, Export.self, BlobCommand.self, Compact.self, QueryCommand.self, IndexCommand.self,
+                      DropIndexCommand.self, IndexesCommand.self])
 
     /// Runs the command line, reporting any error as one line.
     static func main() { ToolFailure.main(Self.self) }

@@ -1,0 +1,229 @@
+import ArgumentParser
+import Foundation
+import CommandLineSupport
+import DatabaseTools
+import Fleece
+import LiteDatabase
+import LiteQuery
+import LiteText
+
+/// `cblite query DB QUERY [--params JSON] [--explain] [--limit N] [--objects]`.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Run a query: a JSON query (starting with { or [) or a SQL++ string.",
+        discussion: """
+            Prints one JSON array per row, columns in order, a MISSING column as null; \
+            --objects prints each row as an object of its columns (MISSING ones left out).
+            """)
+
+    @OptionGroup var options: DatabaseOptions
+
+    @Argument(help: "The query: Couchbase Lite's JSON query syntax, or SQL++ (SELECT … FROM _ …).")
+    var query: String
+
+    @Option(help: "Parameter values, as a JSON object.")
+    var params: String?
+
+    @Flag(help: "Print how the query runs instead of running it.")
+    var explain = false
+
+    @Option(help: "Print at most this many rows.")
+    var limit: Int?
+
+    @Flag(help: "Print each row as a JSON object.")
+    var objects = false
+
+    func run() throws {
+        try ToolFailure.reporting {
+            let trimmed = query.drop { $0.isWhitespace }
+            let json: String
+            do {
+                json = trimmed.hasPrefix("{") || trimmed.hasPrefix("[") ? query : try SQLPlusPlusParser.json(from: query)
+            } catch let error as QueryError {
+                throw DatabaseToolsError(.invalidArgument, "invalid query: \(error)")
+            }
+            let core = try options.open(.readOnly)
+            defer { try? core.close() }
+            let compiled: CompiledQuery
+            do {
+                compiled = try CompiledQuery(json: json, databaseName: core.bundle.name)
+            } catch let error as QueryError {
+                throw DatabaseToolsError(.invalidArgument, "invalid query: \(error)")
+            }
+            if explain {
+                print(json)
+                print("plan: full scan of the documents (no index); columns: \(compiled.columnNames.joined(separator: ", "))")
+                return
+            }
+            try FullTextIndex.openAll(in: core)
+            let rows: [[QueryValue]]
+            do {
+                rows = try QueryExecutor.run(compiled, in: core, parameters: try parameterValues())
+            } catch let error as QueryError {
+                throw DatabaseToolsError(.invalidArgument, "query failed: \(error)")
+            }
+            for row in rows.prefix(limit ?? Int.max) {
+                if objects {
+                    let members = zip(compiled.columnNames, row).filter { $0.1 != .missing }
+                        .map { "\(Self.jsonText(.string($0.0))):\(Self.jsonText($0.1))" }
+                    print("{" + members.joined(separator: ",") + "}")
+                } else {
+                    print("[" + row.map(Self.jsonText).joined(separator: ",") + "]")
+                }
+            }
+        }
+    }
+
+    private func parameterValues() throws -> [String: QueryValue] {
+        guard let params else { return [:] }
+        let document = try DatabaseToolsError.wrapping(.invalidArgument, "--params is not valid JSON") {
+            try FleeceDocument(json: params)
+        }
+        guard let dictionary = document.root.dictionary else {
+            throw DatabaseToolsError(.invalidArgument, "--params must be a JSON object")
+        }
+        var values: [String: QueryValue] = [:]
+        for (key, value) in dictionary { values[key] = QueryValue(value) }
+        return values
+    }
+
+    /// A query value as JSON text (MISSING as null).
+    static func jsonText(_ value: QueryValue) -> String {
+        switch value {
+        case .missing, .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number): return String(number)
+        case .double(let number): return number.isFinite ? "\(number)" : "null"
+        case .string(let text):
+            let encoder = FleeceEncoder()
+            encoder.writeString(text)
+            return (try? FleeceDocument(bytes: encoder.finish()).root.json()) ?? "null"
+        case .array(let items): return "[" + items.map(jsonText).joined(separator: ",") + "]"
+        case .dictionary(let entries):
+            return "{" + entries.keys.sorted().map { "\(jsonText(.string($0))):\(jsonText(entries[$0] ?? .null))" }
+                .joined(separator: ",") + "}"
+        }
+    }
+}
+
+/// `cblite index DB NAME SPEC [--fts …]`, `cblite drop-index DB NAME`, `cblite indexes DB`.
+struct IndexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index",
+        abstract: "Create an index: SPEC is a JSON array of expressions (value index) or, with --fts, of properties.")
+
+    @OptionGroup var options: DatabaseOptions
+
+    @Argument(help: "The index name.")
+    var name: String
+
+    @Argument(help: #"The indexed expressions, e.g. '[[".name"]]' or, with --fts, '["description"]'."#)
+    var spec: String
+
+    @Flag(help: "A full-text index.")
+    var fts = false
+
+    @Option(help: "Full-text: the language for stemming and stop words (en, fr, …).")
+    var language: String?
+
+    @Flag(help: "Full-text: letters with and without accents match.")
+    var ignoreDiacritics = false
+
+    @Flag(help: "Full-text: do not stem words.")
+    var noStemming = false
+
+    @Option(help: "Full-text: the stop words, separated by spaces (replacing the language's).")
+    var stopWords: String?
+
+    func run() throws {
+        try ToolFailure.reporting {
+            let document = try DatabaseToolsError.wrapping(.invalidArgument, "SPEC is not valid JSON") {
+                try FleeceDocument(json: spec)
+            }
+            guard let items = document.root.array, items.count > 0 else {
+                throw DatabaseToolsError(.invalidArgument, "SPEC must be a non-empty JSON array")
+            }
+            let core = try options.open(.readWrite)
+            defer { try? core.close() }
+            if fts {
+                var properties: [String] = []
+                for item in items {
+                    guard let text = item.string ?? item.array?[0]?.string else {
+                        throw DatabaseToolsError(.invalidArgument, "a full-text SPEC lists property names")
+                    }
+                    properties.append(text.hasPrefix(".") ? String(text.dropFirst()) : text)
+                }
+                let definition = FullTextIndexDefinition(
+                    name: name, properties: properties, language: language, ignoresDiacritics: ignoreDiacritics,
+                    stemming: !noStemming, stopWords: stopWords.map { $0.split(separator: " ").map(String.init) })
+                do {
+                    _ = try FullTextIndex.create(definition, in: core)
+                } catch let error as TextAnalysisError {
+                    throw DatabaseToolsError(.invalidArgument, "cannot create index \"\(name)\": \(error)")
+                }
+            } else {
+                _ = try DatabaseToolsError.wrapping(.invalidArgument, "SPEC is not a valid index") {
+                    try CompiledQuery(json: #"{"WHAT":"# + spec + "}", databaseName: core.bundle.name)
+                }
+                let store = try core.dataFile.byteKeyStore(
+                    "value:" + FullTextIndexDefinition(name: name, properties: []).storeName.dropFirst(4))
+                try core.inTransaction {
+                    if let existing = try store.get([0x00]), existing != Array(spec.utf8) {
+                        throw DatabaseToolsError(.alreadyExists, "an index named \"\(name)\" exists with another definition")
+                    }
+                    try store.put([0x00], Array(spec.utf8))
+                }
+            }
+        }
+    }
+}
+
+/// `cblite drop-index DB NAME`.
+struct DropIndexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "drop-index", abstract: "Delete an index.")
+
+    @OptionGroup var options: DatabaseOptions
+
+    @Argument(help: "The index name.")
+    var name: String
+
+    func run() throws {
+        try ToolFailure.reporting {
+            let core = try options.open(.readWrite)
+            defer { try? core.close() }
+            let ftsStore = FullTextIndexDefinition(name: name, properties: []).storeName
+            let valueStore = "value:" + ftsStore.dropFirst(4)
+            let stores = try core.dataFile.byteKeyStoreNames()
+            guard stores.contains(ftsStore) || stores.contains(valueStore) else {
+                throw DatabaseToolsError(.notFound, "no index named \"\(name)\"")
+            }
+            try core.inTransaction {
+                try FullTextIndex.delete(name, in: core)
+                if stores.contains(valueStore) { try core.dataFile.deleteByteKeyStore(valueStore) }
+            }
+        }
+    }
+}
+
+/// `cblite indexes DB`.
+struct IndexesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "indexes", abstract: "List the indexes.")
+
+    @OptionGroup var options: DatabaseOptions
+
+    func run() throws {
+        try ToolFailure.reporting {
+            let core = try options.open(.readOnly)
+            defer { try? core.close() }
+            for name in try core.dataFile.byteKeyStoreNames() where name.hasPrefix("fts:") || name.hasPrefix("value:") {
+                let kind = name.hasPrefix("fts:") ? "full-text" : "value"
+                let encoded = String(name.drop { $0 != ":" }.dropFirst())
+                print("\(encoded.removingPercentEncoding ?? encoded)\t\(kind)")
+            }
+            for index in try core.dataFile.foreignIndexes() {
+                print("\(index.name)\t\(index.kind == .fullText ? "full-text" : "value") (Couchbase Lite)")
+            }
+        }
+    }
+}
