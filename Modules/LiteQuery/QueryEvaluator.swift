@@ -139,6 +139,10 @@ struct QueryEvaluator {
 
     private func aggregate(_ name: String, _ operand: CompiledExpression) throws -> QueryValue {
         guard let group else { throw QueryError("\(name) is an aggregate: use it in a grouped query or alone") }
+        // COUNT(*) counts rows: no need to read the documents.
+        if name == "COUNT()", case .property(_, let path) = operand, path.isEmpty {
+            return .int(Int64(group.filter { $0.body != nil }.count))
+        }
         var inner = self
         inner.group = nil
         let values = try group.map { try inner.evaluate(operand, $0) }.filter { $0 != .missing && $0 != .null }
