@@ -38,21 +38,7 @@ package enum JSONFormatting {
     }
 
     /// `text` as a JSON string literal.
-    package static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    package static func quoted(_ text: String) -> String { JSONQuoting.quoted(text) }
 
     /// A body's compact JSON with `"_id"` (and `"_rev"`) first, as `export` and `cat --rev` print it.
     package static func withMeta(_ body: FleeceValue, id: String, rev: String?) -> String {

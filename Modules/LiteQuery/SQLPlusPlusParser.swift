@@ -1,3 +1,5 @@
+import Fleece
+
 /// Parses SQL++ (N1QL) query strings, as later Couchbase Lite versions accept them, into
 /// Couchbase Lite's JSON query syntax — the one form the query engine compiles:
 ///
@@ -431,21 +433,10 @@ package struct SQLPlusPlusParser {
             .replacingOccurrences(of: "[", with: "\\[")
     }
 
+    /// `text` escaped for the inside of a JSON string literal.
     private static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        String(JSONQuoting.quoted(text).dropFirst().dropLast())
     }
 
-    private static func jsonString(_ text: String) -> String { "\"" + escape(text) + "\"" }
+    private static func jsonString(_ text: String) -> String { JSONQuoting.quoted(text) }
 }

@@ -95,10 +95,7 @@ struct QueryCommand: ParsableCommand {
         case .bool(let flag): return flag ? "true" : "false"
         case .int(let number): return String(number)
         case .double(let number): return number.isFinite ? "\(number)" : "null"
-        case .string(let text):
-            let encoder = FleeceEncoder()
-            encoder.writeString(text)
-            return (try? FleeceDocument(bytes: encoder.finish()).root.json()) ?? "null"
+        case .string(let text): return JSONQuoting.quoted(text)
         case .array(let items): return "[" + items.map(jsonText).joined(separator: ",") + "]"
         case .dictionary(let entries):
             return "{" + entries.keys.sorted().map { "\(jsonText(.string($0))):\(jsonText(entries[$0] ?? .null))" }

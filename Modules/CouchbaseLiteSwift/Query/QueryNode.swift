@@ -1,3 +1,4 @@
+import Fleece
 import Foundation
 
 /// A node of Couchbase Lite's JSON query syntax (the form LiteCore's query parser reads and the
@@ -76,20 +77,7 @@ indirect enum QueryNode: Sendable, Equatable {
     }
 
     private static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        out += JSONQuoting.quoted(value)
     }
 
     /// The node for a Swift value given to `Expression.value(_:)` or as a parameter.
