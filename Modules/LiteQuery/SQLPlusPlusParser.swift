@@ -352,7 +352,21 @@ package struct SQLPlusPlusParser {
     private mutating func parseCall(_ name: String) throws -> String {
         index += 2
         var arguments: [String] = []
-        if acceptSymbol("*") {
+        // MATCH(index, 'text') and RANK(index) name the full-text index with a bare identifier.
+        if ["MATCH", "RANK"].contains(name.uppercased()), peek(1) == .symbol(",") || peek(1) == .symbol(")") {
+            switch current {
+            case .word(let index), .quoted(let index):
+                self.index += 1
+                arguments.append(Self.jsonString(index))
+                if acceptSymbol(")") {
+                    return "[" + Self.jsonString(name.uppercased() + "()") + "," + arguments[0] + "]"
+                }
+                try expectSymbol(",")
+            default:
+                break
+            }
+        }
+        if arguments.isEmpty, acceptSymbol("*") {
             arguments.append(#"["."]"#)
             try expectSymbol(")")
         } else if !acceptSymbol(")") {

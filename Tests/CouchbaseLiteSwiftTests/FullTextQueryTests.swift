@@ -92,6 +92,9 @@ import TestSupport
             let rows = try query.execute().allResults()
             #expect(rows.map { $0.string(at: 0) } == ["two", "one"])
             #expect((rows.first?.double(at: 1) ?? 0) > (rows.last?.double(at: 1) ?? 0))
+            let sql = try database.createQuery(
+                "SELECT META().id, RANK(nameFTSIndex) FROM _ WHERE MATCH(nameFTSIndex, 'room') ORDER BY RANK(nameFTSIndex) DESC")
+            #expect(try sql.execute().map { $0.string(at: 0) } == ["two", "one"])
         }
     }
 }
