@@ -130,6 +130,8 @@ extension Query {
     func runRows() throws -> ([String], [[QueryValue]]) {
         let (compiled, database) = try compile()
         let values = try parameterValues()
+        Database.log.log(.verbose, .query, "Running query \(jsonRepresentation) on \"\(database.name)\": "
+                         + "full scan, columns \(compiled.columnNames.joined(separator: ", "))")
         do {
             return (compiled.columnNames, try QueryExecutor.run(compiled, in: database.core, parameters: values))
         } catch let error as QueryError {
