@@ -58,8 +58,8 @@ let package = Package(
         .target(name: "Upgrader", dependencies: ["CSQLite", "Fleece", "LiteStorage", "BlobStore", "LiteDatabase"],
                 path: "Modules/Upgrader"),
         .target(name: "DatabaseTools",
-                dependencies: ["LiteDatabase", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage", "RocksDBStorage",
-                               "BlobStore", "Upgrader"],
+                dependencies: ["LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
+                               "RocksDBStorage", "BlobStore", "Upgrader"],
                 path: "Modules/DatabaseTools"),
 
         // MARK: Public API

@@ -1,6 +1,7 @@
 import Foundation
 import LiteDatabase
 import LiteStorage
+import LiteQuery
 import LiteText
 
 extension Database {
@@ -33,18 +34,12 @@ extension Database {
                 _ = try LiteText.FullTextIndex.create(definition, in: core)
             case let value as ValueIndex:
                 guard !value.items.isEmpty else { throw CouchbaseLiteError(.invalidParameter, "index \"\(name)\" has no items") }
-                let store = try core.dataFile.byteKeyStore(Self.valueStoreName(name))
-                let json = Array(value.json.utf8)
-                try core.inTransaction {
-                    if let existing = try store.get([0x00]), existing != json {
-                        throw CouchbaseLiteError(.invalidParameter, "an index named \"\(name)\" already exists with another "
-                                                 + "definition; delete it first")
-                    }
-                    try store.put([0x00], json)
-                }
+                _ = try LiteQuery.ValueIndex.create(name: name, definition: value.json, in: core)
             default:
                 throw CouchbaseLiteError(.invalidParameter, "\(type(of: index)) is not an index this database can create")
             }
+        } catch let error as QueryError {
+            throw CouchbaseLiteError(.invalidParameter, "cannot create index \"\(name)\": \(error)", underlying: error)
         } catch let error as TextAnalysisError {
             throw CouchbaseLiteError(.invalidParameter, "cannot create index \"\(name)\": \(error)", underlying: error)
         } catch let error as DatabaseError {
@@ -59,17 +54,11 @@ extension Database {
         try CouchbaseLiteError.wrapping("deleting index \"\(name)\"") {
             try core.inTransaction {
                 try LiteText.FullTextIndex.delete(name, in: core)
-                let valueStore = Self.valueStoreName(name)
-                if try core.dataFile.byteKeyStoreNames().contains(valueStore) {
-                    try core.dataFile.deleteByteKeyStore(valueStore)
-                }
+                try LiteQuery.ValueIndex.delete(name, in: core)
             }
         }
     }
 
-    static func valueStoreName(_ name: String) -> String {
-        "value:" + FullTextIndexDefinition(name: name, properties: []).storeName.dropFirst(4)
-    }
 
     /// The index name a store holds (percent-decoding what the store name had to escape).
     static func indexName(ofStore store: String) -> String {

@@ -2,6 +2,7 @@ import BlobStore
 import Fleece
 import Foundation
 import LiteDatabase
+import LiteQuery
 import LiteText
 import LiteStorage
 import RocksDBStorage
@@ -74,9 +75,10 @@ public final class Database: Sendable {
         // The file's full-text indexes are kept up to date by every open instance.
         do {
             try LiteText.FullTextIndex.openAll(in: core)
+            try LiteQuery.ValueIndex.openAll(in: core)
         } catch {
             try? core.close()
-            throw CouchbaseLiteError(.corruptData, "database \"\(name)\": its full-text indexes cannot be opened",
+            throw CouchbaseLiteError(.corruptData, "database \"\(name)\": its indexes cannot be opened",
                                      underlying: error)
         }
         core.scheduleExpiration()

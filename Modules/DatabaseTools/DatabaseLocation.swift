@@ -1,5 +1,6 @@
 import Foundation
 import LiteDatabase
+import LiteQuery
 import LiteText
 import LiteStorage
 import RocksDBStorage
@@ -102,7 +103,10 @@ package struct DatabaseLocation: Sendable {
                                         create: create, readOnly: readOnly)
             // Writes through the tools keep the file's full-text indexes up to date too.
             do {
-                if !readOnly { try FullTextIndex.openAll(in: core) }
+                if !readOnly {
+                    try FullTextIndex.openAll(in: core)
+                    try ValueIndex.openAll(in: core)
+                }
             } catch {
                 try? core.close()
                 throw error

@@ -83,6 +83,9 @@ extension DatabaseCore {
     /// The indexer registered under `name`, if any.
     package func indexer(named name: String) -> (any DocumentIndexer)? { indexers.indexer(named: name) }
 
+    /// Every indexer registered for this file.
+    package var registeredIndexers: [any DocumentIndexer] { indexers.all }
+
     /// Unregisters the indexer named `name`.
     package func removeIndexer(named name: String) { indexers.remove(named: name) }
 

@@ -1,7 +1,7 @@
 import Fleece
 
 /// An expression of a query, compiled from Couchbase Lite's JSON query syntax.
-package indirect enum CompiledExpression: Sendable {
+package indirect enum CompiledExpression: Sendable, Equatable {
     case literal(QueryValue)
     /// A document property: the data source alias (nil: the only one) and the key path.
     case property(alias: String?, path: [FleecePath.Component])

@@ -30,17 +30,29 @@ package enum QueryExecutor {
         }
         var rows: [QueryRow] = []
         try core.checkOpen()
+        let plan = try QueryPlanner.plan(query, in: core, evaluator: evaluator)
         try core.dataFile.withReadSnapshot {
-            let enumerator = try core.documents.enumerate(
-                options: RecordEnumerationOptions(includeDeleted: query.testsDeletion))
-            defer { enumerator.close() }
-            while let record = try enumerator.next() {
+            func consider(_ record: Record) throws {
                 let document = try StoredDocument(record: record)
                 let body = try document.body(sharedKeys: core.sharedKeys, trusted: true)
                 let row = QueryRow(id: record.key, sequence: record.sequence, isDeleted: document.isDeleted,
                                    expiration: record.expiration, body: body)
-                if let condition = query.whereClause, !(try evaluator.evaluate(condition, row).isTruthy) { continue }
+                if let condition = query.whereClause, !(try evaluator.evaluate(condition, row).isTruthy) { return }
                 rows.append(row)
+            }
+            switch plan {
+            case .scan:
+                let enumerator = try core.documents.enumerate(
+                    options: RecordEnumerationOptions(includeDeleted: query.testsDeletion))
+                defer { enumerator.close() }
+                while let record = try enumerator.next() { try consider(record) }
+            case .index(let index, let lower, let upper):
+                // Candidates from the index, in document-ID order as a scan would give them; each
+                // is checked against the whole WHERE.
+                for id in Set(try index.documentIDs(from: lower, to: upper, in: core)).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                    guard let record = try core.documents.get(id), !record.flags.contains(.deleted) else { continue }
+                    try consider(record)
+                }
             }
         }
 
@@ -90,6 +102,19 @@ package enum QueryExecutor {
         let offset = try query.offset.map { try integer(evaluator.evaluate($0, noRow), "OFFSET") } ?? 0
         let limit = try query.limit.map { try integer(evaluator.evaluate($0, noRow), "LIMIT") } ?? Int.max
         return Array(result.dropFirst(max(0, offset)).prefix(max(0, limit)))
+    }
+
+    /// How `query` runs: a scan, or which index with which bounds.
+    package static func explain(_ query: CompiledQuery, in core: DatabaseCore, parameters: [String: QueryValue]) throws -> String {
+        let plan = try QueryPlanner.plan(query, in: core, evaluator: QueryEvaluator(parameters: parameters))
+        switch plan {
+        case .scan:
+            return "full scan of the documents"
+        case .index(let index, let lower, let upper):
+            let bound = { (value: QueryValue?) in value.map { "\($0)" } ?? "open" }
+            return "index \"\(index.name)\" on \(index.definition), from \(bound(lower)) to \(bound(upper)) (inclusive), "
+                + "each candidate checked against WHERE"
+        }
     }
 
     private static func integer(_ value: QueryValue, _ clause: String) throws -> Int {

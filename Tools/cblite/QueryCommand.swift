@@ -51,12 +51,18 @@ struct QueryCommand: ParsableCommand {
             } catch let error as QueryError {
                 throw DatabaseToolsError(.invalidArgument, "invalid query: \(error)")
             }
+            try FullTextIndex.openAll(in: core)
+            try ValueIndex.openAll(in: core)
             if explain {
                 print(json)
-                print("plan: full scan of the documents (no index); columns: \(compiled.columnNames.joined(separator: ", "))")
+                do {
+                    print("plan: " + (try QueryExecutor.explain(compiled, in: core, parameters: try parameterValues()))
+                          + "; columns: \(compiled.columnNames.joined(separator: ", "))")
+                } catch let error as QueryError {
+                    throw DatabaseToolsError(.invalidArgument, "query failed: \(error)")
+                }
                 return
             }
-            try FullTextIndex.openAll(in: core)
             let rows: [[QueryValue]]
             do {
                 rows = try QueryExecutor.run(compiled, in: core, parameters: try parameterValues())
@@ -160,16 +166,10 @@ struct IndexCommand: ParsableCommand {
                     throw DatabaseToolsError(.invalidArgument, "cannot create index \"\(name)\": \(error)")
                 }
             } else {
-                _ = try DatabaseToolsError.wrapping(.invalidArgument, "SPEC is not a valid index") {
-                    try CompiledQuery(json: #"{"WHAT":"# + spec + "}", databaseName: core.bundle.name)
-                }
-                let store = try core.dataFile.byteKeyStore(
-                    "value:" + FullTextIndexDefinition(name: name, properties: []).storeName.dropFirst(4))
-                try core.inTransaction {
-                    if let existing = try store.get([0x00]), existing != Array(spec.utf8) {
-                        throw DatabaseToolsError(.alreadyExists, "an index named \"\(name)\" exists with another definition")
-                    }
-                    try store.put([0x00], Array(spec.utf8))
+                do {
+                    try ValueIndex.create(name: name, definition: spec, in: core)
+                } catch let error as QueryError {
+                    throw DatabaseToolsError(.invalidArgument, "cannot create index \"\(name)\": \(error)")
                 }
             }
         }
@@ -190,14 +190,13 @@ struct DropIndexCommand: ParsableCommand {
             let core = try options.open(.readWrite)
             defer { try? core.close() }
             let ftsStore = FullTextIndexDefinition(name: name, properties: []).storeName
-            let valueStore = "value:" + ftsStore.dropFirst(4)
             let stores = try core.dataFile.byteKeyStoreNames()
-            guard stores.contains(ftsStore) || stores.contains(valueStore) else {
+            guard stores.contains(ftsStore) || stores.contains(ValueIndex.storeName(name)) else {
                 throw DatabaseToolsError(.notFound, "no index named \"\(name)\"")
             }
             try core.inTransaction {
                 try FullTextIndex.delete(name, in: core)
-                if stores.contains(valueStore) { try core.dataFile.deleteByteKeyStore(valueStore) }
+                try ValueIndex.delete(name, in: core)
             }
         }
     }

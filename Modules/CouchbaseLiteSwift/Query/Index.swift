@@ -43,8 +43,8 @@ public struct FullTextIndexItem: Sendable {
     public static func property(_ property: String) -> FullTextIndexItem { FullTextIndexItem(property: property) }
 }
 
-/// A value index definition. (Stored and listed; the query engine does not use value indexes
-/// yet — every query scans.)
+/// A value index definition: queries that compare its first expression with a constant read
+/// the index instead of every document.
 public final class ValueIndex: Index, @unchecked Sendable {
     let items: [ValueIndexItem]
     init(items: [ValueIndexItem]) {

@@ -13,12 +13,16 @@ extension Query {
         return ResultSet(columnNames: columns, rows: rows)
     }
 
-    /// A description of how the query runs (its JSON form and the plan).
+    /// A description of how the query runs: its JSON form and the plan (a full scan, or
+    /// which index with which bounds).
     public func explain() throws -> String {
-        let (compiled, _) = try compile()
-        return "\(jsonRepresentation)\nplan: full scan of the documents (no index), "
-            + (compiled.whereClause == nil ? "no filter" : "filter") + ", columns: "
-            + compiled.columnNames.joined(separator: ", ")
+        let (compiled, database) = try compile()
+        do {
+            let plan = try QueryExecutor.explain(compiled, in: database.core, parameters: try parameterValues())
+            return "\(jsonRepresentation)\nplan: \(plan); columns: " + compiled.columnNames.joined(separator: ", ")
+        } catch let error as QueryError {
+            throw CouchbaseLiteError(.invalidQuery, error.description, underlying: error)
+        }
     }
 
     func compile() throws -> (CompiledQuery, Database) {

@@ -1,0 +1,144 @@
+import Fleece
+import Foundation
+import LiteDatabase
+import LiteStorage
+
+/// A value index: for every live document whose first indexed expression is not MISSING, an
+/// entry keyed by the order-preserving encoding (``IndexKey``) of its expressions' values and
+/// its ID, in the byte-key store `value:<name>`, kept in step inside every write transaction
+/// through the core's ``DocumentIndexer`` hook. The planner scans it for equality and range
+/// conditions on the first expression; candidates are always checked against the whole WHERE.
+package final class ValueIndex: DocumentIndexer {
+    /// The index's name.
+    package let name: String
+    /// Its definition: a JSON array of expressions.
+    package let definition: String
+    let expressions: [CompiledExpression]
+    let storeName: String
+
+    private static let definitionKey: [UInt8] = [0x00]
+    private static let entryTag: UInt8 = 0x01
+
+    private init(name: String, definition: String) throws {
+        self.name = name
+        self.definition = definition
+        let compiled = try CompiledQuery(json: #"{"WHAT":"# + definition + "}", databaseName: "_")
+        guard !compiled.columns.isEmpty else { throw QueryError("a value index needs at least one expression") }
+        guard compiled.parameterNames.isEmpty else { throw QueryError("a value index cannot use parameters") }
+        expressions = compiled.columns.map(\.expression)
+        storeName = Self.storeName(name)
+    }
+
+    /// The store holding index `name` (the name percent-encoded where a store name cannot hold it).
+    package static func storeName(_ name: String) -> String {
+        var encoded = "value:"
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += String(format: "%%%02X", byte)
+            }
+        }
+        return encoded
+    }
+
+    /// Creates (and builds) the index, or finds it when it exists with the same definition.
+    ///
+    /// - Throws: ``QueryError`` for a bad definition or a name taken by another definition.
+    @discardableResult
+    package static func create(name: String, definition: String, in core: DatabaseCore) throws -> ValueIndex {
+        let made = try ValueIndex(name: name, definition: definition)
+        let index = core.indexer(named: made.storeName) { made } as? ValueIndex ?? made
+        guard index.definition == definition else {
+            throw QueryError("an index named \"\(name)\" already exists with another definition; delete it first")
+        }
+        try core.inTransaction {
+            let store = try core.dataFile.byteKeyStore(index.storeName)
+            if let existing = try store.get(definitionKey) {
+                guard existing == Array(definition.utf8) else {
+                    throw QueryError("an index named \"\(name)\" already exists with another definition; delete it first")
+                }
+                // A definition without entries (written before indexes were maintained) is built now.
+                if try store.count() > 1 { return }
+            }
+            try store.put(definitionKey, Array(definition.utf8))
+            try index.rebuild(in: core)
+        }
+        return index
+    }
+
+    /// Registers the value indexes stored in `core`'s file so they stay up to date.
+    @discardableResult
+    package static func openAll(in core: DatabaseCore) throws -> [ValueIndex] {
+        var indexes: [ValueIndex] = []
+        for storeName in try core.dataFile.byteKeyStoreNames() where storeName.hasPrefix("value:") {
+            guard let bytes = try core.dataFile.byteKeyStore(storeName).get(definitionKey) else { continue }
+            let encoded = String(storeName.dropFirst(6))
+            let name = encoded.removingPercentEncoding ?? encoded
+            let definition = String(decoding: bytes, as: UTF8.self)
+            let made = try ValueIndex(name: name, definition: definition)
+            if let index = core.indexer(named: made.storeName, orMake: { made }) as? ValueIndex { indexes.append(index) }
+        }
+        return indexes
+    }
+
+    /// Removes index `name` and its entries.
+    package static func delete(_ name: String, in core: DatabaseCore) throws {
+        let storeName = storeName(name)
+        core.removeIndexer(named: storeName)
+        if try core.dataFile.byteKeyStoreNames().contains(storeName) { try core.dataFile.deleteByteKeyStore(storeName) }
+    }
+
+    // MARK: Maintenance
+
+    /// The entry key of a document, or nil when its first expression is MISSING.
+    private func entryKey(_ documentID: String, body: [UInt8], core: DatabaseCore) throws -> [UInt8]? {
+        let document = try FleeceDocument(bytes: body.isEmpty ? StoredDocument.emptyDictionary : body,
+                                          sharedKeys: core.sharedKeys, trusted: true)
+        let row = QueryRow(id: documentID, sequence: 0, isDeleted: false, expiration: nil, body: document)
+        let evaluator = QueryEvaluator(parameters: [:])
+        let values = try expressions.map { try evaluator.evaluate($0, row) }
+        guard values.first != .missing else { return nil }
+        return [Self.entryTag] + IndexKey.encode(values) + Array(documentID.utf8)
+    }
+
+    package func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore) throws {
+        let store = try core.dataFile.byteKeyStore(storeName)
+        if let old = change.oldBody, let key = try entryKey(change.documentID, body: old, core: core) {
+            try store.delete(key)
+        }
+        if let new = change.newBody, let key = try entryKey(change.documentID, body: new, core: core) {
+            try store.put(key, Array(change.documentID.utf8))
+        }
+    }
+
+    package func rebuild(in core: DatabaseCore) throws {
+        let store = try core.dataFile.byteKeyStore(storeName)
+        try store.delete(range: ByteKeyRange(lower: [Self.entryTag], upper: nil))
+        let enumerator = try core.documents.enumerate(options: RecordEnumerationOptions())
+        defer { enumerator.close() }
+        while let record = try enumerator.next() {
+            let document = try StoredDocument(record: record)
+            guard let body = document.storedCurrentBody,
+                  let key = try entryKey(record.key, body: body, core: core) else { continue }
+            try store.put(key, Array(record.key.utf8))
+        }
+    }
+
+    // MARK: Scans
+
+    /// The IDs of the documents whose first expression lies between `lower` and `upper`
+    /// (inclusive, either open), in index order.
+    func documentIDs(from lower: QueryValue?, to upper: QueryValue?, in core: DatabaseCore) throws -> [String] {
+        let low = [Self.entryTag] + (lower.map { IndexKey.encode([$0]) } ?? [])
+        let high = upper.map { ByteKeyRange.successor(ofPrefix: [Self.entryTag] + IndexKey.encode([$0])) }
+            ?? [Self.entryTag + 1]
+        let cursor = try core.dataFile.byteKeyStore(storeName).scan(ByteKeyRange(lower: low, upper: high), descending: false)
+        defer { cursor.close() }
+        var ids: [String] = []
+        while let entry = try cursor.next() { ids.append(String(decoding: entry.value, as: UTF8.self)) }
+        return ids
+    }
+}

@@ -1,0 +1,103 @@
+import CouchbaseLiteSwift
+import Foundation
+import Testing
+import TestSupport
+
+/// For random documents and random predicates, a query planned on a value index returns exactly
+/// the rows of the full scan, before and after the documents change (the index follows saves,
+/// deletions and purges), on both engines.
+@Suite struct ValueIndexPropertyTests {
+    private static func randomValue(_ random: inout SplitMix64) -> Any? {
+        switch Int.random(in: 0...9, using: &random) {
+        case 0: return nil                       // property missing
+        case 1: return NSNull()
+        case 2: return Bool.random(using: &random)
+        case 3, 4: return Int.random(in: -50...50, using: &random)
+        case 5: return Double(Int.random(in: -500...500, using: &random)) / 10
+        case 6, 7: return ["a", "b", "ab", "B", "é", "", "zz"][Int.random(in: 0...6, using: &random)]
+        case 8: return [Int.random(in: 0...3, using: &random)]
+        default: return ["k": Int.random(in: 0...3, using: &random)]
+        }
+    }
+
+    private static func literal(_ value: Any?) -> String {
+        switch value {
+        case nil, is NSNull: return "null"
+        case let flag as Bool: return flag ? "true" : "false"
+        case let number as Int: return String(number)
+        case let number as Double: return String(number)
+        case let text as String: return "\"\(text)\""
+        default: return "1"
+        }
+    }
+
+    private static func randomPredicate(_ random: inout SplitMix64) -> String {
+        let constant = { (random: inout SplitMix64) -> String in
+            var value = randomValue(&random)
+            while value is [Any] || value is [String: Any] || value == nil { value = randomValue(&random) }
+            return literal(value)
+        }
+        let v = #"[".v"]"#
+        switch Int.random(in: 0...6, using: &random) {
+        case 0: return #"["=",\#(v),\#(constant(&random))]"#
+        case 1: return #"["<",\#(v),\#(constant(&random))]"#
+        case 2: return #"[">=",\#(v),\#(constant(&random))]"#
+        case 3: return #"["<=",\#(constant(&random)),\#(v)]"#
+        case 4: return #"["BETWEEN",\#(v),\#(constant(&random)),\#(constant(&random))]"#
+        case 5: return #"["AND",[">",\#(v),\#(constant(&random))],["=",[".w"],\#(Int.random(in: 0...2, using: &random))]]"#
+        default: return #"["OR",["=",\#(v),\#(constant(&random))],["<",[".w"],1]]"#
+        }
+    }
+
+    private func ids(_ database: Database, _ predicate: String) throws -> [String] {
+        try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":\#(predicate)}"#).execute().map { $0.string(at: 0) ?? "" }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
+    func indexedAndScannedPlansReturnTheSameRows(engine: StorageEngineKind) throws {
+        try withDatabase(engine) { database, _ in
+            var random = SplitMix64(seed: engine == .sqlite ? 501 : 502)
+            try database.inBatch {
+                for number in 0..<300 {
+                    let document = MutableDocument(id: String(format: "d%03d", number))
+                    if let value = Self.randomValue(&random) { document.setValue(value, forKey: "v") }
+                    document.setInt(Int.random(in: 0...2, using: &random), forKey: "w")
+                    try database.saveDocument(document)
+                }
+            }
+            let predicates = (0..<120).map { _ in Self.randomPredicate(&random) }
+            let scanned = try predicates.map { try ids(database, $0) }
+
+            try database.createIndex(Index.valueIndex(withItems: [ValueIndexItem.property("v")]), withName: "byV")
+            let explained = try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["=",[".v"],1]}"#).explain()
+            #expect(explained.contains("index \"byV\""))
+            for (predicate, expected) in zip(predicates, scanned) {
+                #expect(try ids(database, predicate) == expected, "\(predicate)")
+            }
+
+            // Change a third of the documents, delete some, purge some: the index follows.
+            try database.inBatch {
+                for number in stride(from: 0, to: 300, by: 3) {
+                    let id = String(format: "d%03d", number)
+                    guard let document = database.document(withID: id)?.toMutable() else { continue }
+                    if let value = Self.randomValue(&random) { document.setValue(value, forKey: "v") } else { document.removeValue(forKey: "v") }
+                    try database.saveDocument(document)
+                }
+                for number in stride(from: 1, to: 300, by: 7) {
+                    if let document = database.document(withID: String(format: "d%03d", number)) { try database.deleteDocument(document) }
+                }
+            }
+            for number in stride(from: 2, to: 300, by: 11) { try? database.purgeDocument(withID: String(format: "d%03d", number)) }
+            try database.saveDocument(MutableDocument(id: "late", data: ["v": 1, "w": 0]))
+            // Answers from the incrementally maintained index…
+            let indexed = try predicates.map { try ids(database, $0) }
+            // …equal the full scan's once the index is gone.
+            try database.deleteIndex(forName: "byV")
+            #expect(!(try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["=",[".v"],1]}"#).explain())
+                .contains("index \"byV\""))
+            for (predicate, (withIndex, rescanned)) in zip(predicates, zip(indexed, try predicates.map { try ids(database, $0) })) {
+                #expect(withIndex == rescanned, "\(predicate)")
+            }
+        }
+    }
+}
