@@ -98,10 +98,14 @@ package enum DocumentImporter {
             guard let array = document.root.array else {
                 throw DatabaseToolsError(.invalidArgument, "\(path) is not a JSON array")
             }
-            // Each element becomes its own document (in the array form the text order of its
-            // keys is not kept: elements are re-read from the parsed array).
-            return array.enumerated().map { index, value in
-                Item(json: ArraySlice(value.json().utf8), fallbackID: nil, origin: "\(path) element \(index + 1)")
+            // Each element becomes its own document, taken as its own span of the text so its
+            // keys keep their text order (the parse above has checked the syntax).
+            let spans = topLevelElements(of: bytes)
+            guard spans.count == array.count else {
+                throw DatabaseToolsError(.invalidArgument, "\(path) is not a JSON array")
+            }
+            return spans.enumerated().map { index, span in
+                Item(json: bytes[span], fallbackID: nil, origin: "\(path) element \(index + 1)")
             }
         }
         // JSON Lines: find the newlines with memchr rather than a byte-by-byte generic split.
@@ -122,6 +126,45 @@ package enum DocumentImporter {
             }
         }
         return items
+    }
+
+    /// The byte ranges of the elements of the JSON array `bytes` (already checked to be valid
+    /// JSON), found by tracking nesting and strings: commas at depth 1 separate elements.
+    static func topLevelElements(of bytes: [UInt8]) -> [Range<Int>] {
+        var spans: [Range<Int>] = []
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var start: Int?
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+                if depth == 1 && start == nil { start = index }
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                if depth == 1 && start == nil { start = index }
+                depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 {
+                    if let first = start { spans.append(first..<index) }
+                    return spans
+                }
+            case UInt8(ascii: ","):
+                if depth == 1, let first = start {
+                    spans.append(first..<index)
+                    start = nil
+                }
+            default:
+                if depth == 1 && start == nil && !isWhitespace(byte) { start = index }
+            }
+        }
+        return spans
     }
 
     private static func read(_ path: String) throws -> Data {

@@ -147,6 +147,21 @@ import TestSupport
         }
     }
 
+    /// Elements are cut out of the array's text: commas, brackets, braces and escaped quotes
+    /// inside strings and nested values do not split an element.
+    @Test func importCutsArrayElementsOnlyAtTopLevelCommas() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            let file = directory.appending("docs.json")
+            try Data(#"[{"_id":"p","s":"a,]}[{\"\\","n":[[1,{"x":"]"}],2]},{"_id":"q"}]"#.utf8).write(to: file)
+            let result = try ToolRunner.cblite("import", db, file.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.output.contains("Imported 2 documents"))
+            #expect(try ToolRunner.cblite("cat", db, "p", "--raw").output == #"{"s":"a,]}[{\"\\","n":[[1,{"x":"]"}],2]}"# + "\n")
+            #expect(try ToolRunner.cblite("cat", db, "q", "--raw").output == "{}\n")
+        }
+    }
+
     @Test func importTakesAFolderOfJSONFilesNamedByID() throws {
         try withTemporaryDirectory { directory in
             let db = directory.appending("db.cblite2").path
@@ -276,6 +291,35 @@ import TestSupport
                 let put = try ToolRunner.cblite("put", db, id, json, "--engine", engine.rawValue)
                 #expect(put.status == 0, "\(put.stderr)")
                 #expect(put.output == expected + "\n", "\(id)")
+            }
+        }
+    }
+
+    /// The same five saves as the elements of one JSON array given to `cblite import`: each
+    /// element is encoded from its own text, in its key order (`_id` anywhere in it is left out).
+    @Test(arguments: StorageEngineKind.allCases)
+    func importOfAJSONArrayGivesCouchbaseLite28RevisionIDs(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            let file = directory.appending("saves.json")
+            let text = """
+                [ {"_id":"d1","name":"Zed","type":"hotel","n":3,"f":1.5,"tags":["a","b"],"geo":{"lat":1.25,"lon":-3}} ,
+                  {"zeta":"last","_id":"d2","alpha":"first","mid":{"y":"2","x":"1"}},
+                  {"b":"bbb","a":"aaa","_id":"d3"},{"_id":"d4","a":"aaa","b":"bbb"},
+                  {"num":[1,-2,300,70000,5000000000,1.5,-0.25,1e300],"s":"x","_id":"d5","t":true,"nil":null}
+                ]
+                """
+            try Data(text.utf8).write(to: file)
+            let result = try ToolRunner.cblite("import", db, file.path, "--engine", engine.rawValue)
+            #expect(result.status == 0, "\(result.stderr)")
+            let expected = [
+                ("d1", "1-1265861c2d5a55685760f0a96f689e036e777672"), ("d2", "1-834785d93ec5f3ee9dfc0538593b134ac953125c"),
+                ("d3", "1-e231bdadfef666ce4523a85803fe826af0b59040"), ("d4", "1-9dc92cdae92d7263b9808eb6e3622310f507437c"),
+                ("d5", "1-20b3f111179a5d821519e225a501a0138e217e4d"),
+            ]
+            for (id, rev) in expected {
+                let cat = try ToolRunner.cblite("cat", db, id, "--rev", "--raw")
+                #expect(cat.output.contains("\"_rev\":\"\(rev)\""), "\(id): \(cat.output)")
             }
         }
     }

@@ -44,6 +44,22 @@ import TestSupport
         }
     }
 
+    /// The encoder itself gives the issue's rows for the JSON texts (hex from Couchbase Lite
+    /// 2.8's Fleece encoder), not only through the model.
+    @Test func theEncoderReproducesCouchbaseLite28Bytes() throws {
+        let rows: [(String, String)] = [
+            ("[-8388608]", "120000806001800380 02"),
+            (#"{"tags":1018,"user_id":-8541}"#,
+             "4474616773 00 47757365725F6964 11A3DE00 7002 800A 03FA 8009 8006 8005"),
+            (#"{",ujwughqrgumtd,rtqok":-32504}"#,
+             "4F142C756A7775676871726775 6D74642C7274716F6B 11088100 7001 800E 8004 8003"),
+        ]
+        for (json, hex) in rows {
+            let bytes = try JSONConverter.fleece(fromJSON: json)
+            #expect(bytes.map { String(format: "%02X", $0) }.joined() == hex.replacingOccurrences(of: " ", with: ""), "\(json)")
+        }
+    }
+
     /// Bytes in the layout our earlier encoder wrote (a 3-byte int inline in a wide array), which
     /// Couchbase Lite 2.8 also writes when it copies values, still read back.
     @Test func theOtherValidLayoutStillDecodes() throws {
