@@ -41,13 +41,13 @@ extension Query {
         var values: [String: QueryValue] = [:]
         for (name, node) in parameters?.nodes ?? [:] {
             if let reason = node.invalidReason { throw CouchbaseLiteError(.invalidQuery, "parameter \(name): \(reason)") }
-            let bytes: [UInt8]
+            let document: FleeceDocument
             do {
-                bytes = try JSONConverter.fleece(fromJSON: "[" + node.json + "]")
+                document = try FleeceDocument(bytes: try JSONConverter.fleece(fromJSON: "[" + node.json + "]"))
             } catch {
                 throw CouchbaseLiteError(.invalidQuery, "parameter \(name) cannot be used in a query", underlying: error)
             }
-            var value = QueryValue((try? FleeceDocument(bytes: bytes))?.root.array?[0])
+            var value = QueryValue(document.root.array?[0])
             if case .array(let items) = value, case .string("[]")? = items.first { value = .array(Array(items.dropFirst())) }
             values[name] = value
         }
