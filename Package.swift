@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CRocksDB", path: "Modules/CRocksDB",
                        pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
         .systemLibrary(name: "CStemmer", path: "Modules/CStemmer", providers: [.apt(["libstemmer-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: Support (a lock the thread sanitizer understands)
         .target(name: "LiteSupport", path: "Modules/LiteSupport"),
@@ -51,6 +52,9 @@ let package = Package(
         // MARK: Full-text search (tokenizer, Snowball stemming, match syntax, inverted index)
         .target(name: "LiteText", dependencies: ["LiteSupport", "CStemmer", "Fleece", "LiteStorage", "LiteDatabase"],
                 path: "Modules/LiteText"),
+
+        // MARK: Replication (BLIP framing and connection; the protocol on top of it)
+        .target(name: "BLIP", dependencies: ["LiteSupport", "CZlib"], path: "Modules/BLIP"),
 
         // MARK: Queries (JSON query syntax, N1QL evaluation, full-scan executor)
         .target(name: "LiteQuery", dependencies: ["Fleece", "LiteStorage", "LiteDatabase", "LiteText"],
@@ -100,6 +104,7 @@ let package = Package(
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], path: "Tests/TestSupportTests"),
         .testTarget(name: "LiteTextTests", dependencies: ["LiteText", "LiteDatabase", "LiteStorage", "Fleece", "TestSupport"],
                     path: "Tests/LiteTextTests"),
+        .testTarget(name: "BLIPTests", dependencies: ["BLIP", "TestSupport"], path: "Tests/BLIPTests"),
         .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport"], path: "Tests/FleeceTests"),
         .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "TestSupport", crypto],
                     path: "Tests/BlobStoreTests"),
