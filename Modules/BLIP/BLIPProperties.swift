@@ -4,6 +4,12 @@ package struct BLIPProperties: Sendable, Equatable, ExpressibleByDictionaryLiter
 
     package init() {}
 
+    /// Wraps pairs whose keys the caller has already checked are unique (the decoder does, with
+    /// a set, instead of the subscript's linear search per key).
+    init(uniquePairs: [(key: String, value: String)]) {
+        pairs = uniquePairs
+    }
+
     /// Keeps the literal's order (tests and request builders rely on it).
     package init(dictionaryLiteral elements: (String, String)...) {
         for (key, value) in elements { self[key] = value }

@@ -1,0 +1,199 @@
+import CZlib
+
+/// Reads the frames of one direction of a connection: checks each frame's running checksum,
+/// inflates compressed frames (one inflate stream for the direction), reassembles multi-frame
+/// messages and says when an ACK is due.
+///
+/// ```swift
+/// var reader = BLIPFrameReader()
+/// for try await frame in transport.incoming {
+///     let output = try reader.read(frame)
+///     if let ack = output.ackToSend { try await transport.send(ack.frame) }
+///     if let message = output.message { handle(message) }
+/// }
+/// ```
+///
+/// Every malformed input throws `BLIPError.protocolViolation` (or `.messageTooLarge`); after a
+/// throw the direction's checksum and deflate state are unusable and the connection must close.
+/// Copies of a reader are independent (the inflate state is copied on write).
+package struct BLIPFrameReader: Sendable {
+    /// LiteCore's `kIncomingAckThreshold`: an ACK is due each time this many bytes of one
+    /// message have arrived unacknowledged.
+    package static let ackThreshold: UInt64 = 50_000
+    /// The default ``maxMessageSize``: 64 MiB.
+    package static let defaultMaxMessageSize = 64 << 20
+
+    /// What one frame produced.
+    package struct Output: Sendable, Equatable {
+        /// The message this frame completed, if any.
+        package var message: BLIPMessage?
+        /// An ACK the peer sent (for one of our outgoing messages).
+        package var receivedAck: BLIPAck?
+        /// An ACK to send to the peer now.
+        package var ackToSend: BLIPAck?
+
+        package init(message: BLIPMessage? = nil, receivedAck: BLIPAck? = nil, ackToSend: BLIPAck? = nil) {
+            self.message = message
+            self.receivedAck = receivedAck
+            self.ackToSend = ackToSend
+        }
+    }
+
+    /// A message whose frames are still arriving.
+    private struct Partial: Sendable {
+        var flags: BLIPFrameFlags
+        var payload: [UInt8] = []
+        var bytesReceived: UInt64 = 0
+        var unackedBytes: UInt64 = 0
+    }
+
+    private struct Key: Hashable, Sendable {
+        var isReply: Bool
+        var number: UInt64
+    }
+
+    /// The largest message payload (uncompressed) accepted; a larger one throws
+    /// `BLIPError.messageTooLarge` before it is buffered.
+    package let maxMessageSize: Int
+    /// Whether replies must answer a request registered with ``expectReply(to:)``.
+    package let checksReplyNumbers: Bool
+    private var inflater: InflateStream?
+    private var checksum: UInt32 = 0
+    private var partials: [Key: Partial] = [:]
+    private var lastRequestNumber: UInt64 = 0
+    private var awaitedReplies: Set<UInt64> = []
+
+    /// - Parameters:
+    ///   - maxMessageSize: the largest payload accepted (default 64 MiB).
+    ///   - checksReplyNumbers: `true` (a connection) to reject replies to requests never
+    ///     registered with ``expectReply(to:)``; `false` to accept any reply number (decoding
+    ///     one direction of a capture).
+    package init(maxMessageSize: Int = defaultMaxMessageSize, checksReplyNumbers: Bool = false) {
+        self.maxMessageSize = maxMessageSize
+        self.checksReplyNumbers = checksReplyNumbers
+    }
+
+    /// Registers a request sent in the other direction whose reply may now arrive.
+    package mutating func expectReply(to number: UInt64) {
+        awaitedReplies.insert(number)
+    }
+
+    /// Reads one frame.
+    ///
+    /// - Throws: `BLIPError.protocolViolation` for a malformed header, a checksum mismatch,
+    ///   corrupt deflate data, a request number out of sequence, a reply nobody awaits or bad
+    ///   properties; `BLIPError.messageTooLarge` past ``maxMessageSize``.
+    package mutating func read(_ frame: [UInt8]) throws -> Output {
+        var index = 0
+        let number = try BLIPVarint.read(frame, at: &index, what: "frame message number")
+        let flagsValue = try BLIPVarint.read(frame, at: &index, what: "frame flags")
+        guard flagsValue <= 0x7F else {
+            throw BLIPError.protocolViolation("frame flags 0x\(String(flagsValue, radix: 16)) have unknown bits set")
+        }
+        let flags = BLIPFrameFlags(rawValue: UInt8(flagsValue))
+        let type = flags.type
+
+        if type == BLIPFrameFlags.ackRequestType || type == BLIPFrameFlags.ackReplyType {
+            // ACKs carry no checksum and do not pass through the inflate stream.
+            let byteCount = try BLIPVarint.read(frame, at: &index, what: "ACK byte count")
+            return Output(receivedAck: BLIPAck(acknowledgesReply: type == BLIPFrameFlags.ackReplyType,
+                                               number: number, byteCount: byteCount))
+        }
+        guard let kind = BLIPMessage.Kind(rawValue: type) else {
+            // Types 3, 6 and 7 are unassigned; LiteCore ignores them for forward compatibility.
+            return Output()
+        }
+        guard frame.count - index >= 4 else {
+            throw BLIPError.protocolViolation("frame of \(Self.describe(kind, number)) ends before its checksum")
+        }
+
+        let key = Key(isReply: kind != .request, number: number)
+        var partial = try partials.removeValue(forKey: key) ?? startMessage(kind, number: number, flags: flags)
+
+        let frameBytes = UInt64(frame.count - index)
+        let body = Array(frame[index..<frame.count - 4])
+        let sentChecksum = frame[frame.count - 4..<frame.count].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let room = maxMessageSize - partial.payload.count
+        let start = partial.payload.count
+        if flags.contains(.compressed) {
+            try uniqueInflater().inflate(body + [0, 0, 0xFF, 0xFF], appendingTo: &partial.payload,
+                                         limit: room, reportedLimit: maxMessageSize)
+        } else {
+            guard body.count <= room else { throw BLIPError.messageTooLarge(limit: maxMessageSize) }
+            partial.payload += body
+        }
+        partial.payload.withUnsafeBytes { bytes in
+            let count = bytes.count - start
+            guard count > 0, let base = bytes.baseAddress else { return }
+            checksum = UInt32(truncatingIfNeeded: crc32(uLong(checksum), base.assumingMemoryBound(to: Bytef.self) + start,
+                                                        uInt(count)))
+        }
+        guard sentChecksum == checksum else {
+            throw BLIPError.protocolViolation(
+                "checksum mismatch in a frame of \(Self.describe(kind, number)): the frame says "
+                    + "\(Self.hex(sentChecksum)), its data gives \(Self.hex(checksum))")
+        }
+
+        var output = Output()
+        // LiteCore's MessageIn::acknowledge: count every frame (even the last) after its header.
+        partial.bytesReceived += frameBytes
+        partial.unackedBytes += frameBytes
+        if partial.unackedBytes >= Self.ackThreshold {
+            output.ackToSend = BLIPAck(acknowledgesReply: kind != .request, number: number,
+                                       byteCount: partial.bytesReceived)
+            partial.unackedBytes = 0
+        }
+
+        if flags.contains(.moreComing) {
+            partials[key] = partial
+        } else {
+            if kind != .request { awaitedReplies.remove(number) }
+            output.message = try BLIPMessage(kind: kind, number: number, flags: partial.flags, payload: partial.payload)
+        }
+        return output
+    }
+
+    /// Checks that a first frame may start a message, and starts it.
+    private mutating func startMessage(_ kind: BLIPMessage.Kind, number: UInt64, flags: BLIPFrameFlags) throws -> Partial {
+        if kind == .request {
+            // Requests are numbered 1, 2, 3… per direction (LiteCore: pendingRequest()).
+            guard number == lastRequestNumber + 1 else {
+                let why = number <= lastRequestNumber ? "already finished" : "skips ahead"
+                throw BLIPError.protocolViolation(
+                    "request #\(number) is out of sequence (\(why); expected #\(lastRequestNumber + 1))")
+            }
+            lastRequestNumber = number
+        } else if checksReplyNumbers && !awaitedReplies.contains(number) {
+            throw BLIPError.protocolViolation(
+                "\(Self.describe(kind, number)) answers no request awaiting a reply")
+        }
+        var messageFlags = flags
+        messageFlags.remove(.moreComing)
+        return Partial(flags: messageFlags)
+    }
+
+    private mutating func uniqueInflater() throws -> InflateStream {
+        if let existing = inflater {
+            if isKnownUniquelyReferenced(&inflater) { return existing }
+            let copy = try InflateStream(copying: existing)
+            inflater = copy
+            return copy
+        }
+        let created = try InflateStream()
+        inflater = created
+        return created
+    }
+
+    private static func describe(_ kind: BLIPMessage.Kind, _ number: UInt64) -> String {
+        switch kind {
+        case .request: "request #\(number)"
+        case .reply: "reply #\(number)"
+        case .error: "error reply #\(number)"
+        }
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}

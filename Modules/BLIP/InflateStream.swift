@@ -1,0 +1,86 @@
+import CZlib
+
+/// One zlib raw-inflate stream (the decompressing half of a BLIP direction): window bits −15.
+///
+/// A class for the same reason as ``DeflateStream``: zlib's state points back at its
+/// `z_stream`. Used by one owner at a time.
+final class InflateStream: @unchecked Sendable {
+    // @unchecked: used by one owner at a time; BLIPFrameReader copies it (inflateCopy) before
+    // mutating when the reference is shared.
+    private let stream: UnsafeMutablePointer<z_stream>
+
+    init() throws {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let status = czlib_inflateInit2(stream, -15)
+        guard status == Z_OK else {
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+            throw BLIPError.protocolViolation("zlib inflateInit2 failed (\(status))")
+        }
+    }
+
+    /// An independent copy of `other`'s state (for the reader's copy-on-write).
+    init(copying other: InflateStream) throws {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let status = inflateCopy(stream, other.stream)
+        guard status == Z_OK else {
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+            throw BLIPError.protocolViolation("zlib inflateCopy failed (\(status))")
+        }
+    }
+
+    deinit {
+        inflateEnd(stream)
+        stream.deinitialize(count: 1)
+        stream.deallocate()
+    }
+
+    /// Inflates all of `input` (with Z_SYNC_FLUSH) and appends the output to `output`.
+    ///
+    /// - Parameter limit: the most bytes this call may append; a peer's small frame can inflate
+    ///   to far more, so output is produced in chunks and checked as it grows.
+    /// - Throws: `BLIPError.protocolViolation` for corrupt deflate data,
+    ///   `BLIPError.messageTooLarge` (with `reportedLimit`) when `limit` would be exceeded.
+    func inflate(_ input: [UInt8], appendingTo output: inout [UInt8], limit: Int, reportedLimit: Int) throws {
+        let chunkSize = 16 * 1024
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        var appended = 0
+        try input.withUnsafeBytes { inputBytes in
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: inputBytes.bindMemory(to: Bytef.self).baseAddress)
+            stream.pointee.avail_in = uInt(inputBytes.count)
+            defer { stream.pointee.next_in = nil }
+            while true {
+                let (produced, status, outputFull) = chunk.withUnsafeMutableBytes { chunkBytes in
+                    stream.pointee.next_out = chunkBytes.bindMemory(to: Bytef.self).baseAddress
+                    stream.pointee.avail_out = uInt(chunkSize)
+                    let status = CZlib.inflate(stream, Z_SYNC_FLUSH)
+                    let produced = chunkSize - Int(stream.pointee.avail_out)
+                    let full = stream.pointee.avail_out == 0
+                    stream.pointee.next_out = nil
+                    return (produced, status, full)
+                }
+                switch status {
+                case Z_OK, Z_BUF_ERROR:
+                    break
+                case Z_STREAM_END:
+                    throw BLIPError.protocolViolation(
+                        "compressed frame ends the deflate stream (a final block); BLIP keeps it open")
+                default:
+                    let message = stream.pointee.msg.map { String(cString: $0) } ?? "error \(status)"
+                    throw BLIPError.protocolViolation("compressed frame cannot be inflated: \(message)")
+                }
+                appended += produced
+                guard appended <= limit else { throw BLIPError.messageTooLarge(limit: reportedLimit) }
+                output += chunk[0..<produced]
+                if stream.pointee.avail_in == 0 && !outputFull { return }
+                // Z_BUF_ERROR with input left and room for output: zlib cannot progress.
+                if status == Z_BUF_ERROR && produced == 0 {
+                    throw BLIPError.protocolViolation("compressed frame is truncated or corrupt")
+                }
+            }
+        }
+    }
+}
