@@ -115,7 +115,10 @@ package struct BLIPFrameReader: Sendable {
         let sentChecksum = frame[frame.count - 4..<frame.count].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let room = maxMessageSize - partial.payload.count
         let start = partial.payload.count
-        if flags.contains(.compressed) {
+        // An empty compressed frame carries no deflate data: LiteCore writes one when a
+        // streamed body's final, empty read starts a new frame. Re-appending 00 00 FF FF there
+        // would feed the inflater a block header the sender never wrote.
+        if flags.contains(.compressed) && !body.isEmpty {
             try uniqueInflater().inflate(body + [0, 0, 0xFF, 0xFF], appendingTo: &partial.payload,
                                          limit: room, reportedLimit: maxMessageSize)
         } else {

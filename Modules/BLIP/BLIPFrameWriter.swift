@@ -97,6 +97,10 @@ package struct BLIPFrameWriter: Sendable {
 
         var flags = message.flags
         if message.hasMoreFrames { flags.insert(.moreComing) }
+        // A compressed frame with no data (a streamed body's final empty read) goes out
+        // uncompressed: LiteCore's reader would re-append 00 00 FF FF to it and lose its
+        // inflate stream's sync (LiteCore itself sends it flagged compressed).
+        if outputLength == 0 { flags.remove(.compressed) }
         frame[headerLength - 1] = flags.rawValue
         let sent = UInt64(frame.count - headerLength)
         message.bytesSent += sent
