@@ -1,0 +1,289 @@
+import LiteSupport
+
+/// A BLIP connection over a transport: sends requests and awaits their replies, delivers the
+/// peer's requests, and keeps the wire format (frames, checksums, deflate, ACK flow control)
+/// to itself.
+///
+/// ```swift
+/// let connection = BLIPConnection(transport: webSocket)
+/// connection.start()
+/// Task {
+///     for await request in connection.requests {
+///         await request.respond(body: Array(#"{"ok":true}"#.utf8))
+///     }
+/// }
+/// let reply = try await connection.sendRequest(BLIPMessage(properties: ["Profile": "getCheckpoint"]))
+/// await connection.close()
+/// ```
+///
+/// Frames go out through one writer task, scheduled as LiteCore 2.8 does: messages take turns
+/// frame by frame, urgent ones (and ACKs) queue ahead of normal ones that are already under
+/// way, and a message pauses while 128,000 of its bytes are unacknowledged (flow control). Bad input from the peer closes the
+/// connection (close code 1002, the error as reason) and fails every pending request with it.
+/// The connection runs until ``close(code:reason:)``, the peer's close or a failure.
+package final class BLIPConnection: Sendable {
+    /// The peer's requests, in arrival order. Buffered without limit: the reader never waits
+    /// for the consumer. Finishes when the connection closes. Iterate it from one task.
+    package let requests: AsyncStream<BLIPIncomingRequest>
+    private let requestInput: AsyncStream<BLIPIncomingRequest>.Continuation
+    private let transport: any BLIPTransport
+    private let state: Locked<BLIPConnectionState>
+
+    /// - Parameter maxMessageSize: the largest incoming message accepted (bytes, uncompressed);
+    ///   a larger one closes the connection with `BLIPError.messageTooLarge`.
+    package init(transport: any BLIPTransport, maxMessageSize: Int = BLIPFrameReader.defaultMaxMessageSize) {
+        self.transport = transport
+        (requests, requestInput) = AsyncStream<BLIPIncomingRequest>.makeStream()
+        state = Locked(BLIPConnectionState(maxMessageSize: maxMessageSize))
+    }
+
+    /// Starts reading and writing frames. Idempotent; does nothing once closed. Requests sent
+    /// before `start()` wait in the outbox.
+    package func start() {
+        let begin = state.withLock { state in
+            guard !state.started, state.closure == nil else { return false }
+            state.started = true
+            return true
+        }
+        guard begin else { return }
+        let tasks = [Task { await self.runReader() }, Task { await self.runWriter() }]
+        // A close that raced with start() found no tasks to cancel: cancel them here.
+        let closed = state.withLock { state in
+            state.tasks = tasks
+            return state.closure != nil
+        }
+        if closed { tasks.forEach { $0.cancel() } }
+    }
+
+    /// Whether the connection has closed.
+    package var isClosed: Bool { state.withLock { $0.closure != nil } }
+
+    /// Why the connection closed: `nil` while open or after a clean close.
+    package var closeReason: BLIPError? { state.withLock { $0.closure?.result } }
+
+    /// Sends a request (numbered here, from 1) and returns the reply.
+    ///
+    /// Cancelling the calling task makes this throw `CancellationError` at once; the request is
+    /// still sent and its reply, when it comes, is dropped.
+    /// - Throws: `BLIPError.remote` for an ERR reply, `BLIPError.closed` (or the error that
+    ///   closed the connection) if it closes first, `BLIPError.invalidMessage` when the message
+    ///   cannot be encoded.
+    package func sendRequest(_ message: BLIPMessage) async throws -> BLIPMessage {
+        var request = message
+        request.kind = .request
+        request.noReply = false
+        let outgoing = try BLIPOutgoingMessage(request)
+        let caller = CallerToken()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<BLIPMessage, any Error>) in
+                let (failure, wakeup) = state.withLock { state -> ((any Error)?, CheckedContinuation<Void, Never>?) in
+                    if let closure = state.closure { return (closure.error, nil) }
+                    // Checked under the lock the cancellation handler takes too, so exactly
+                    // one of the two sees the call.
+                    if Task.isCancelled { return (CancellationError(), nil) }
+                    let number = state.nextRequestNumber
+                    state.nextRequestNumber += 1
+                    var numbered = outgoing
+                    numbered.number = number
+                    state.reader.expectReply(to: number)
+                    state.pendingReplies[number] = .init(caller: ObjectIdentifier(caller), continuation: continuation)
+                    return (nil, state.enqueue(.init(message: numbered, urgent: request.urgent)))
+                }
+                wakeup?.resume()
+                if let failure { continuation.resume(throwing: failure) }
+            }
+        } onCancel: {
+            let continuation = state.withLock { state -> CheckedContinuation<BLIPMessage, any Error>? in
+                guard let entry = state.pendingReplies.first(where: { $0.value.caller == ObjectIdentifier(caller) })
+                else { return nil }
+                state.pendingReplies.removeValue(forKey: entry.key)
+                return entry.value.continuation
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Sends a request that expects no reply (sets `noReply`); returns once its last frame is
+    /// handed to the transport.
+    ///
+    /// - Throws: `BLIPError.closed` (or the error that closed the connection) if it closes
+    ///   first; `BLIPError.invalidMessage` when the message cannot be encoded.
+    package func sendNoReply(_ message: BLIPMessage) async throws {
+        var request = message
+        request.kind = .request
+        request.noReply = true
+        let outgoing = try BLIPOutgoingMessage(request)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let (failure, wakeup) = state.withLock { state -> (BLIPError?, CheckedContinuation<Void, Never>?) in
+                if let closure = state.closure { return (closure.error, nil) }
+                var numbered = outgoing
+                numbered.number = state.nextRequestNumber
+                state.nextRequestNumber += 1
+                return (nil, state.enqueue(.init(message: numbered, urgent: request.urgent, sent: continuation)))
+            }
+            wakeup?.resume()
+            if let failure { continuation.resume(throwing: failure) }
+        }
+    }
+
+    /// Sends a reply or ERR reply built by ``BLIPIncomingRequest``; returns once it is written
+    /// or the connection closed.
+    func sendReply(_ reply: BLIPMessage) async {
+        let outgoing: BLIPOutgoingMessage
+        do {
+            outgoing = try BLIPOutgoingMessage(reply)
+        } catch {
+            // Still answer, so the peer's caller is not left waiting.
+            let fallback = BLIPMessage(kind: .error, number: reply.number, urgent: reply.urgent,
+                                       properties: ["Error-Domain": "BLIP", "Error-Code": "500"],
+                                       body: Array("reply could not be encoded: \(error)".utf8))
+            guard let encoded = try? BLIPOutgoingMessage(fallback) else { return }
+            outgoing = encoded
+        }
+        try? await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let (closed, wakeup) = state.withLock { state -> (BLIPError?, CheckedContinuation<Void, Never>?) in
+                if let closure = state.closure { return (closure.error, nil) }
+                return (nil, state.enqueue(.init(message: outgoing, urgent: reply.urgent, sent: continuation)))
+            }
+            wakeup?.resume()
+            if let closed { continuation.resume(throwing: closed) }
+        }
+    }
+
+    /// Closes the connection and its transport: pending requests fail with
+    /// `BLIPError.closed(code:reason:)`, ``requests`` finishes. Messages still queued are not
+    /// sent. Idempotent.
+    package func close(code: UInt16 = 1000, reason: String = "") async {
+        await shutdown(result: nil,
+                       error: .closed(code: code, reason: reason.isEmpty ? "closed by this side" : reason),
+                       closeTransport: (code, reason))
+    }
+
+    /// Waits until the connection closes.
+    ///
+    /// - Returns: `nil` after a clean close (by this side, or by the peer with code 1000);
+    ///   otherwise the error that ended it.
+    package func waitUntilClosed() async -> BLIPError? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<BLIPError?, Never>) in
+            let closed = state.withLock { state -> BLIPConnectionState.Closure? in
+                if let closure = state.closure { return closure }
+                state.closeWaiters.append(continuation)
+                return nil
+            }
+            if let closed { continuation.resume(returning: closed.result) }
+        }
+    }
+
+    // MARK: Tasks
+
+    private func runReader() async {
+        do {
+            for try await frame in transport.incoming {
+                let effects = state.withLock { $0.received(frame) }
+                effects.wakeWriter?.resume()
+                if let request = effects.request {
+                    requestInput.yield(BLIPIncomingRequest(message: request, connection: self))
+                }
+                if let (continuation, result) = effects.reply {
+                    continuation.resume(with: result)
+                }
+                if let failure = effects.failure {
+                    await shutdown(result: failure, error: failure,
+                                   closeTransport: (1002, Self.closeReason(failure.description)))
+                    return
+                }
+            }
+            await shutdown(result: nil, error: .closed(code: 1000, reason: "the peer closed the connection"),
+                           closeTransport: nil)
+        } catch {
+            let failure = error as? BLIPError ?? .closed(code: nil, reason: "the transport failed: \(error)")
+            await shutdown(result: failure, error: failure, closeTransport: nil)
+        }
+    }
+
+    private func runWriter() async {
+        while true {
+            switch state.withLock({ $0.nextWriterStep() }) {
+            case .stop:
+                return
+            case .wait:
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let resumeNow = state.withLock { state in
+                        if state.closure != nil || !state.outbox.isEmpty { return true }
+                        state.writerWakeup = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            case let .send(frame, sent):
+                do {
+                    try await transport.send(frame)
+                    sent?.resume()
+                } catch {
+                    let failure = error as? BLIPError ?? .closed(code: nil, reason: "sending a frame failed: \(error)")
+                    let final = await shutdown(result: failure, error: failure, closeTransport: nil)
+                    sent?.resume(throwing: final)
+                    return
+                }
+            case let .fail(error):
+                await shutdown(result: error, error: error, closeTransport: (1011, Self.closeReason(error.description)))
+                return
+            }
+        }
+    }
+
+    /// A WebSocket close reason holds at most 123 bytes of UTF-8 (RFC 6455 §5.5: control
+    /// frames carry 125 bytes, two of them the code); cut at a character boundary.
+    static func closeReason(_ text: String) -> String {
+        var reason = ""
+        var length = 0
+        for character in text {
+            length += character.utf8.count
+            if length > 123 { break }
+            reason.append(character)
+        }
+        return reason
+    }
+
+    /// Ends the connection once (later calls only report how it ended): fails everything
+    /// waiting, finishes ``requests``, optionally closes the transport, stops the tasks.
+    ///
+    /// - Returns: the error operations now fail with (the first shutdown's).
+    @discardableResult
+    private func shutdown(result: BLIPError?, error: BLIPError, closeTransport: (UInt16, String)?) async -> BLIPError {
+        typealias Taken = (replies: [BLIPConnectionState.PendingReply], sends: [CheckedContinuation<Void, any Error>],
+                           writer: CheckedContinuation<Void, Never>?, waiters: [CheckedContinuation<BLIPError?, Never>],
+                           tasks: [Task<Void, Never>])
+        let taken = state.withLock { state -> Result<Taken, BLIPError> in
+            if let closure = state.closure { return .failure(closure.error) }
+            state.closure = .init(result: result, error: error)
+            let taken: Taken = (Array(state.pendingReplies.values), (state.outbox + state.icebox).compactMap(\.sent),
+                                state.writerWakeup, state.closeWaiters, state.tasks)
+            state.pendingReplies = [:]
+            state.outbox = []
+            state.icebox = []
+            state.writerWakeup = nil
+            state.closeWaiters = []
+            state.tasks = []
+            return .success(taken)
+        }
+        guard case let .success(taken) = taken else {
+            if case let .failure(existing) = taken { return existing }
+            return error
+        }
+        taken.replies.forEach { $0.continuation.resume(throwing: error) }
+        taken.sends.forEach { $0.resume(throwing: error) }
+        taken.writer?.resume()
+        requestInput.finish()
+        if let (code, reason) = closeTransport {
+            await transport.close(code: code, reason: reason)
+        }
+        taken.waiters.forEach { $0.resume(returning: result) }
+        // Stops the reader's wait for frames (and is harmless for the task running this).
+        taken.tasks.forEach { $0.cancel() }
+        return error
+    }
+}
+
+/// Identifies one `sendRequest` call for its cancellation handler.
+private final class CallerToken: Sendable {}

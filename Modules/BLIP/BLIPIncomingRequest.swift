@@ -1,0 +1,47 @@
+import LiteSupport
+
+/// A request the peer sent, as ``BLIPConnection/requests`` delivers it, with the means to answer.
+///
+/// Answer each request once (later answers are ignored); requests sent with `noReply` need none.
+package struct BLIPIncomingRequest: Sendable {
+    /// The request (kind `.request`, its number, properties and body).
+    package let message: BLIPMessage
+    private let connection: BLIPConnection
+    private let answered = Locked(false)
+
+    init(message: BLIPMessage, connection: BLIPConnection) {
+        self.message = message
+        self.connection = connection
+    }
+
+    /// The `Profile` property: the request type.
+    package var profile: String? { message.profile }
+
+    /// Sends a reply; returns once its last frame is handed to the transport (or the
+    /// connection closed). Does nothing for a `noReply` request or one already answered.
+    ///
+    /// - Parameter urgent: `nil` to answer as urgently as the request was sent (LiteCore's
+    ///   `MessageBuilder(inReplyTo:)`).
+    package func respond(properties: BLIPProperties = [:], body: [UInt8] = [], compressed: Bool = false,
+                         urgent: Bool? = nil) async {
+        await answer(BLIPMessage(kind: .reply, number: message.number, urgent: urgent ?? message.urgent,
+                                 compressed: compressed, properties: properties, body: body))
+    }
+
+    /// Sends an ERR reply: properties `Error-Domain` and `Error-Code`, the message as the body.
+    package func respondError(domain: String = "BLIP", code: Int, message text: String) async {
+        await answer(BLIPMessage(kind: .error, number: message.number, urgent: message.urgent,
+                                 properties: ["Error-Domain": domain, "Error-Code": String(code)],
+                                 body: Array(text.utf8)))
+    }
+
+    private func answer(_ reply: BLIPMessage) async {
+        guard !message.noReply else { return }
+        let first = answered.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        await connection.sendReply(reply)
+    }
+}
