@@ -9,6 +9,7 @@ package struct BLIPAck: Sendable, Hashable {
     /// Total frame bytes of the message received so far.
     package var byteCount: UInt64
 
+    /// An ACK of `byteCount` bytes of message `number`.
     package init(acknowledgesReply: Bool, number: UInt64, byteCount: UInt64) {
         self.acknowledgesReply = acknowledgesReply
         self.number = number

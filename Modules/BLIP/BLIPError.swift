@@ -17,6 +17,7 @@ package enum BLIPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// the WebSocket close code when one is known.
     case closed(code: UInt16?, reason: String)
 
+    /// What happened, for a person.
     package var description: String {
         switch self {
         case let .remote(domain, code, message):

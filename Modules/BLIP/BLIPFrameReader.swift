@@ -32,6 +32,7 @@ package struct BLIPFrameReader: Sendable {
         /// An ACK to send to the peer now.
         package var ackToSend: BLIPAck?
 
+        /// An output with the given parts.
         package init(message: BLIPMessage? = nil, receivedAck: BLIPAck? = nil, ackToSend: BLIPAck? = nil) {
             self.message = message
             self.receivedAck = receivedAck

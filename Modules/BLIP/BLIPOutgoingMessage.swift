@@ -9,6 +9,7 @@ package struct BLIPOutgoingMessage: Sendable {
     /// of this size, and each piece goes through the codec as a separate write.
     package static let dataSourceChunkSize = 16_384
 
+    /// The message number (the connection assigns request numbers when it queues them).
     package internal(set) var number: UInt64
     /// The flags every frame carries (`moreComing` is added per frame).
     package let flags: BLIPFrameFlags
