@@ -55,6 +55,9 @@ let package = Package(
 
         // MARK: Replication (BLIP framing and connection; the protocol on top of it)
         .target(name: "BLIP", dependencies: ["LiteSupport", "CZlib"], path: "Modules/BLIP"),
+        .target(name: "LiteReplicator",
+                dependencies: ["LiteSupport", "BLIP", "Fleece", "LiteStorage", "LiteDatabase", "BlobStore", crypto],
+                path: "Modules/LiteReplicator"),
 
         // MARK: Queries (JSON query syntax, N1QL evaluation, full-scan executor)
         .target(name: "LiteQuery", dependencies: ["Fleece", "LiteStorage", "LiteDatabase", "LiteText"],
@@ -69,7 +72,8 @@ let package = Package(
         // MARK: Public API
         .target(name: "CouchbaseLiteSwift",
                 dependencies: ["LiteSupport", "LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
-                               "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseTools", logging],
+                               "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseTools", "BLIP", "LiteReplicator",
+                               logging],
                 path: "Modules/CouchbaseLiteSwift"),
 
         // MARK: Tools

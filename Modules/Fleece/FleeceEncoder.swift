@@ -222,6 +222,12 @@ package final class FleeceEncoder {
         value.withUTF8 { _ = writeStringBytes(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Writes raw bytes as a string value, whatever they hold: LiteCore hashes a 16-byte UUID
+    /// written this way into replication checkpoint IDs.
+    package func writeString(rawBytes value: [UInt8]) {
+        value.withUnsafeBytes { _ = writeBytes(tag: 0x40, $0) }
+    }
+
     /// Writes binary data (printed as base64 in JSON).
     package func writeData(_ value: [UInt8]) {
         value.withUnsafeBytes { _ = writeBytes(tag: 0x50, $0) }

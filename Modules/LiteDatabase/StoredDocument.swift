@@ -39,9 +39,18 @@ package struct StoredDocument: Sendable {
         } catch let error as DatabaseError {
             throw DatabaseError(error.code, "document \"\(record.key)\": \(error.message)", underlying: error.underlying)
         }
+        // The synced flag is the lazy form of "remote #1 has the current revision" (a push
+        // sets the flag instead of rewriting the document): make it explicit in the tree, so a
+        // later save keeps the remote ancestor (the base of the next conflict-free push).
+        if flags.contains(.synced), let current = tree.current {
+            tree.setRemoteRevision(Self.defaultRemoteID, to: current.id)
+        }
         storedCurrentBody = tree.current.flatMap { $0.isDeleted ? nil : ($0.body ?? []) }
         storedRevisionID = tree.current?.id
     }
+
+    /// The remote the synced flag stands for (LiteCore's remote #1).
+    package static let defaultRemoteID: UInt16 = 1
 
     /// Whether the document exists in the database (has been saved at least once).
     package var exists: Bool { !tree.isEmpty }

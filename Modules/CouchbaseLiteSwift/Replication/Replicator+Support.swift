@@ -1,0 +1,63 @@
+import Fleece
+import Foundation
+import LiteDatabase
+import LiteReplicator
+
+extension Replicator {
+    /// The document a filter is shown.
+    static func document(for info: ReplicationDocumentInfo, in database: Database) -> Document {
+        let body = info.body.flatMap { try? FleeceDocument(bytes: $0, sharedKeys: database.core.sharedKeys) }
+        var stored = StoredDocument(id: info.documentID)
+        if let revision = try? RevisionID(parsing: info.revisionID) {
+            _ = try? stored.tree.insert(revision, body: info.body ?? StoredDocument.emptyDictionary, deleted: info.deleted,
+                                    hasAttachments: false, parent: nil, allowConflict: false)
+        }
+        return Document(id: info.documentID, database: database, stored: stored, body: body, mutable: false)
+    }
+
+    static func flags(_ info: ReplicationDocumentInfo) -> DocumentFlags {
+        info.deleted ? .deleted : []
+    }
+
+    /// Runs a custom conflict resolver and turns its answer into a decision.
+    static func resolve(_ conflict: ReplicationConflict, with resolver: any ConflictResolverProtocol,
+                        in database: Database) throws -> ConflictDecision {
+        func document(_ body: [UInt8]?, revision: RevisionID) -> Document? {
+            guard let body else { return nil }
+            return Self.document(for: ReplicationDocumentInfo(documentID: conflict.documentID, revisionID: revision.string,
+                                                              deleted: false, body: body), in: database)
+        }
+        let local = document(conflict.localBody, revision: conflict.localRevision)
+        let remote = document(conflict.remoteBody, revision: conflict.remoteRevision)
+        let resolved = resolver.resolve(conflict: Conflict(documentID: conflict.documentID, localDocument: local,
+                                                           remoteDocument: remote))
+        guard let resolved else { return .delete }
+        if resolved.id != conflict.documentID {
+            throw CouchbaseLiteError(.conflict, "the conflict resolver returned document \"\(resolved.id)\" "
+                                     + "for a conflict in \"\(conflict.documentID)\"")
+        }
+        if let remote, resolved === remote { return .useRemote }
+        if let local, resolved === local { return .useLocal }
+        return .merged(json: Array(resolved.toJSON().utf8))
+    }
+}
+
+extension CouchbaseLiteError {
+    /// Maps a replication error onto the 2.x error numbers: HTTP statuses from 10000, WebSocket
+    /// close codes from 11000, network errors from 5000.
+    init(replication error: ReplicationError) {
+        let code: Int
+        switch error.domain {
+        case .http: code = CBLErrorHTTPBase + error.code
+        case .webSocket: code = CBLErrorWebSocketBase + error.code
+        case .network: code = CBLErrorNetworkBase + error.code
+        case .blip: code = error.code == 409 ? CBLErrorHTTPBase + 409 : Code.remoteError.rawValue
+        case .database: code = error.code
+        }
+        self.init(Code(rawValue: code), error.message, underlying: error)
+    }
+
+    init(failure: ReplicationFailure) {
+        self.init(replication: ReplicationError(failure.domain, failure.code, failure.message))
+    }
+}

@@ -1,0 +1,103 @@
+import BLIP
+import Foundation
+import LiteDatabase
+
+/// Keeps an active replication's checkpoint: the copy on the peer (`setCheckpoint`, with the
+/// peer's revision) and the local copy, saved after the peer's, one save at a time.
+package actor CheckpointKeeper {
+    let id: String
+    let store: CheckpointStore
+    let connection: BLIPConnection
+    private(set) var checkpoint: ReplicationCheckpoint
+    private var remoteRevision: String
+    private var dirty = false
+    private var saving = false
+    private var lastError: ReplicationError?
+
+    init(id: String, store: CheckpointStore, connection: BLIPConnection, checkpoint: ReplicationCheckpoint,
+         remoteRevision: String) {
+        self.id = id
+        self.store = store
+        self.connection = connection
+        self.checkpoint = checkpoint
+        self.remoteRevision = remoteRevision
+    }
+
+    /// Reads both copies and agrees on where to start: where they agree, that; where they
+    /// differ, the start (the peer lost or reset its copy, or ours is from another life).
+    static func open(id: String, store: CheckpointStore, connection: BLIPConnection,
+                     reset: Bool) async throws -> CheckpointKeeper {
+        let local = reset ? nil : try store.localCheckpoint(id: id)
+        var remote: ReplicationCheckpoint?
+        var remoteRevision = ""
+        do {
+            let reply = try await connection.sendRequest(BLIPMessage(properties: ["Profile": "getCheckpoint", "client": id]))
+            remote = ReplicationCheckpoint(json: reply.body)
+            remoteRevision = reply.properties["rev"] ?? ""
+        } catch BLIPError.remote(_, 404, _) {
+            remote = nil
+        } catch let error as BLIPError {
+            throw ReplicationError(blip: error, context: "reading checkpoint \(id) from the peer")
+        }
+        var start = ReplicationCheckpoint()
+        if let local, let remote {
+            start.local = local.local == remote.local ? local.local : 0
+            start.remote = local.remote == remote.remote ? local.remote : nil
+        }
+        return CheckpointKeeper(id: id, store: store, connection: connection, checkpoint: start,
+                                remoteRevision: remoteRevision)
+    }
+
+    /// Pushed everything up to `sequence`.
+    func update(local sequence: UInt64) async {
+        guard sequence > checkpoint.local else { return }
+        checkpoint.local = sequence
+        await markDirty()
+    }
+
+    /// Pulled everything up to the peer's `sequence` (JSON text).
+    func update(remote sequence: String) async {
+        guard sequence != checkpoint.remote else { return }
+        checkpoint.remote = sequence
+        await markDirty()
+    }
+
+    private func markDirty() async {
+        dirty = true
+        await save()
+    }
+
+    /// Saves until nothing is dirty; a concurrent call leaves the work to the running one.
+    func save() async {
+        guard !saving else { return }
+        saving = true
+        defer { saving = false }
+        while dirty {
+            dirty = false
+            let snapshot = checkpoint
+            let body = snapshot.json()
+            do {
+                let reply = try await connection.sendRequest(BLIPMessage(
+                    properties: ["Profile": "setCheckpoint", "client": id, "rev": remoteRevision], body: body))
+                remoteRevision = reply.properties["rev"] ?? remoteRevision
+                try store.saveLocalCheckpoint(snapshot, id: id)
+            } catch let error as BLIPError {
+                lastError = ReplicationError(blip: error, context: "saving checkpoint \(id) on the peer")
+                if case .remote(_, 409, _) = error, let fresh = try? await connection.sendRequest(
+                    BLIPMessage(properties: ["Profile": "getCheckpoint", "client": id])) {
+                    // Someone else moved the peer's copy: take its revision, write ours over it.
+                    remoteRevision = fresh.properties["rev"] ?? remoteRevision
+                    dirty = true
+                    continue
+                }
+                return
+            } catch {
+                lastError = ReplicationError(.database, 10, "saving checkpoint \(id) locally", underlying: error)
+                return
+            }
+        }
+    }
+
+    /// The error of the last failed save, if any.
+    func failure() -> ReplicationError? { lastError }
+}

@@ -1,0 +1,250 @@
+import BlobStore
+import Crypto
+import Fleece
+import Foundation
+import LiteDatabase
+import LiteStorage
+
+/// A local change the pusher offers the peer.
+package struct OutgoingChange: Sendable {
+    package let documentID: String
+    package let revisionID: RevisionID
+    package let sequence: UInt64
+    package let deleted: Bool
+    /// The stored record's size (what LiteCore sends as `bodySize`).
+    package let bodySize: Int
+    /// The latest revision the peer is known to have (conflict-free push's base).
+    package let remoteAncestor: RevisionID?
+}
+
+/// A revision ready to be sent in a `rev` message.
+package struct OutgoingRevision: Sendable {
+    package let documentID: String
+    package let revisionID: RevisionID
+    package let deleted: Bool
+    /// The body as JSON, keys in the stored order.
+    package let json: [UInt8]
+    /// Ancestors, newest first, excluding the revision itself.
+    package let ancestors: [RevisionID]
+    /// The blobs the body refers to (the peer may ask for them).
+    package let blobKeys: [BlobKey]
+}
+
+/// A revision received in a `rev` message, checked and converted.
+package struct IncomingRevision: Sendable {
+    package let documentID: String
+    /// The revision, then its ancestors, newest first.
+    package let history: [RevisionID]
+    package let deleted: Bool
+    package let json: [UInt8]
+    /// The peer withdrew access (`_removed`): purge instead of saving.
+    package let removed: Bool
+}
+
+/// What the replicator needs from a database, in protocol terms; everything here is one
+/// transaction or one read snapshot.
+package struct ReplicationDatabase: Sendable {
+    package let core: DatabaseCore
+
+    package init(core: DatabaseCore) {
+        self.core = core
+    }
+
+    // MARK: Pushing
+
+    /// Local changes after `since`, at most `limit`, with what proposeChanges needs; documents
+    /// whose current revision came from (or went to) remote `remoteID` are skipped when
+    /// `skipKnownTo` is set, so a push–pull pair does not echo what it just pulled.
+    package func changes(since: UInt64, limit: Int, remoteID: UInt16?, activeOnly: Bool = false,
+                         documentIDs: Set<String>?) throws -> (changes: [OutgoingChange], lastSequence: UInt64) {
+        let entries = try core.changes(since: since, limit: limit)
+        var result: [OutgoingChange] = []
+        for entry in entries {
+            if let documentIDs, !documentIDs.contains(entry.documentID) { continue }
+            if activeOnly && entry.flags.contains(.deleted) { continue }
+            guard let document = try core.document(id: entry.documentID), let current = document.current,
+                  document.sequence == entry.sequence else { continue }
+            let remote = remoteID.flatMap { document.tree.remoteRevision($0)?.id }
+            if remote != nil && remote == current.id { continue }
+            let size = (try? document.tree.encoded().count) ?? 0
+            result.append(OutgoingChange(documentID: document.id, revisionID: current.id, sequence: document.sequence,
+                                         deleted: current.isDeleted, bodySize: size, remoteAncestor: remote))
+        }
+        return (result, entries.last?.sequence ?? since)
+    }
+
+    /// The current revision of a document, to send; nil when it no longer is `revisionID`'s
+    /// document (gone, or purged).
+    package func revisionToSend(id: String, knownAncestors: Set<RevisionID>, maxHistory: Int) throws -> OutgoingRevision? {
+        guard let document = try core.document(id: id), let current = document.current,
+              let index = document.tree.index(of: current.id) else { return nil }
+        var ancestors: [RevisionID] = []
+        for revision in document.tree.history(from: index).dropFirst() {
+            ancestors.append(revision.id)
+            if knownAncestors.contains(revision.id) || ancestors.count >= maxHistory { break }
+        }
+        let body = current.isDeleted ? StoredDocument.emptyDictionary : (current.body ?? StoredDocument.emptyDictionary)
+        let json = try JSONConverter.json(fromFleece: body.isEmpty ? StoredDocument.emptyDictionary : body,
+                                          sharedKeys: core.sharedKeys)
+        var keys: [BlobKey] = []
+        if current.flags.contains(.hasAttachments), let root = try document.body(sharedKeys: core.sharedKeys)?.root {
+            for dict in BlobReferences.blobDictionaries(root) {
+                if let digest = dict["digest"]?.string, let key = try? BlobKey(digest) { keys.append(key) }
+            }
+        }
+        return OutgoingRevision(documentID: id, revisionID: current.id, deleted: current.isDeleted,
+                                json: Array(json.utf8), ancestors: ancestors, blobKeys: keys)
+    }
+
+    /// Records that the peer now has the documents' current revisions, without giving them
+    /// new sequences (the synced flag), in one transaction.
+    package func markPushed(_ documents: [(id: String, sequence: UInt64)]) throws {
+        guard !documents.isEmpty else { return }
+        try core.inTransaction {
+            for document in documents { try core.markSynced(id: document.id, sequence: document.sequence) }
+        }
+    }
+
+    /// Records the peer's revision of documents pushed with a remote ID other than 1.
+    package func setRemoteRevisions(_ revisions: [(id: String, revision: RevisionID)], remoteID: UInt16) throws {
+        try core.inTransaction {
+            for entry in revisions { try core.setRemoteRevision(id: entry.id, remoteID: remoteID, to: entry.revision) }
+        }
+    }
+
+    // MARK: Answering offers
+
+    /// For a `changes` entry: nil when we have the revision (don't send), else the revisions
+    /// we have that may be its ancestors (LiteCore sends at most 10), newest first.
+    package func knownAncestors(id: String, revisionID: RevisionID) throws -> [RevisionID]? {
+        guard let document = try core.document(id: id), document.exists else { return [] }
+        if document.tree.revision(revisionID) != nil { return nil }
+        var result: [RevisionID] = []
+        for revision in document.tree.revisions where revision.id.generation < revisionID.generation {
+            if revision.isLeaf || result.isEmpty { result.append(revision.id) }
+            if result.count >= 10 { break }
+        }
+        return result
+    }
+
+    /// The status a `proposeChanges` entry gets (LiteCore's rule): 0 send it, 304 we have it,
+    /// 409 it would conflict.
+    package func proposalStatus(id: String, revisionID: RevisionID, serverRevisionID: RevisionID?) throws -> Int {
+        guard let document = try core.document(id: id), let current = document.current else {
+            return serverRevisionID == nil ? 0 : 409
+        }
+        if current.id == revisionID || document.tree.revision(revisionID) != nil { return 304 }
+        guard let serverRevisionID else { return current.isDeleted ? 0 : 409 }
+        return serverRevisionID == current.id ? 0 : 409
+    }
+
+    // MARK: Saving what arrives
+
+    /// The blob digests a received body refers to that this database lacks, with their
+    /// declared lengths and content types.
+    package func missingBlobs(inJSON json: [UInt8]) throws -> [(key: BlobKey, length: Int64?, contentType: String?)] {
+        guard json.count > 8, json.firstRange(of: Array("\"digest\"".utf8)) != nil else { return [] }
+        let fleece = try json.withUnsafeBytes { try JSONConverter.fleece(fromJSONBytes: $0) }
+        let root = try FleeceDocument(bytes: fleece, sharedKeys: nil).root
+        var result: [(BlobKey, Int64?, String?)] = []
+        var seen = Set<BlobKey>()
+        for dict in BlobReferences.blobDictionaries(root) {
+            guard let digest = dict["digest"]?.string else { continue }
+            let key: BlobKey
+            do { key = try BlobKey(digest) } catch {
+                throw ReplicationError(.http, 400, "the revision refers to a blob with an invalid digest \"\(digest)\"")
+            }
+            guard !seen.contains(key), !core.blobStore.contains(key) else { continue }
+            seen.insert(key)
+            let length = dict["length"].flatMap { $0.isInteger ? $0.int64 : nil }
+            result.append((key, length, dict["content_type"]?.string ?? dict["content-type"]?.string))
+        }
+        return result
+    }
+
+    /// Saves a received revision with its history (or purges the document for a removal), in
+    /// one transaction; conflicts are kept as a branch when `allowConflict`, refused otherwise.
+    ///
+    /// - Returns: whether the document is now in conflict.
+    package func insert(_ revision: IncomingRevision, remoteID: UInt16?, allowConflict: Bool,
+                        filter: (@Sendable (ReplicationDocumentInfo) -> Bool)?) async throws -> InsertOutcome {
+        try await core.write { core in
+            if revision.removed {
+                _ = try core.purgeDocument(id: revision.documentID)
+                return .purged
+            }
+            let body: [UInt8]
+            if revision.deleted && (revision.json.isEmpty || revision.json == Array("{}".utf8)) {
+                body = StoredDocument.emptyDictionary
+            } else {
+                body = try revision.json.withUnsafeBytes {
+                    try JSONConverter.fleece(fromJSONBytes: $0, sharedKeys: core.sharedKeys)
+                }
+            }
+            if let filter, let newest = revision.history.first,
+               !filter(ReplicationDocumentInfo(documentID: revision.documentID, revisionID: newest.string,
+                                               deleted: revision.deleted, body: revision.deleted ? nil : body)) {
+                return .rejectedByFilter
+            }
+            if !allowConflict, let existing = try core.document(id: revision.documentID),
+               let current = existing.current, !current.isDeleted, !revision.history.contains(current.id) {
+                throw ReplicationError(.http, 409, "revision \(revision.history.first?.string ?? "?") of "
+                                       + "\"\(revision.documentID)\" conflicts with the current revision \(current.id)")
+            }
+            let (document, _) = try core.insertRevision(id: revision.documentID, history: revision.history, body: body,
+                                                        deleted: revision.deleted, markConflict: true,
+                                                        remoteID: remoteID)
+            return document.tree.hasConflict ? .conflicted : .saved
+        }
+    }
+
+    /// What saving a received revision did.
+    package enum InsertOutcome: Sendable {
+        case saved, conflicted, purged, rejectedByFilter
+    }
+
+    // MARK: Blobs
+
+    /// The content of a blob this database has, for `getAttachment`.
+    package func blobContent(digest: String) throws -> [UInt8] {
+        let key: BlobKey
+        do { key = try BlobKey(digest) } catch {
+            throw ReplicationError(.http, 400, "\"\(digest)\" is not a blob digest")
+        }
+        do {
+            return [UInt8](try core.blobStore.data(for: key))
+        } catch {
+            throw ReplicationError(.http, 404, "no blob \(digest) here", underlying: error)
+        }
+    }
+
+    /// Stores a blob received from the peer after checking it hashes to `key`.
+    package func storeBlob(_ content: [UInt8], key: BlobKey, expectedLength: Int64?) throws {
+        do {
+            let writer = try core.blobStore.makeWriter()
+            do {
+                try writer.append(content)
+                _ = try writer.finish(expecting: key, expectedLength: expectedLength)
+            } catch {
+                writer.abort()
+                throw error
+            }
+        } catch {
+            throw ReplicationError(.http, 400, "blob \(key.string) from the peer does not match its digest or length",
+                                   underlying: error)
+        }
+    }
+
+    /// `proveAttachment`'s answer: the digest of the nonce's length byte, the nonce and the blob.
+    package func proof(digest: String, nonce: [UInt8]) throws -> String {
+        guard (1...255).contains(nonce.count) else {
+            throw ReplicationError(.http, 400, "proveAttachment needs a nonce of 1 to 255 bytes")
+        }
+        let content = try blobContent(digest: digest)
+        var hasher = Insecure.SHA1()
+        hasher.update(data: [UInt8(nonce.count)])
+        hasher.update(data: nonce)
+        hasher.update(data: content)
+        return "sha1-" + Data(hasher.finalize()).base64EncodedString()
+    }
+}

@@ -1,0 +1,67 @@
+import BLIP
+
+/// An error of a replication: what the peer answered, what the network did, or what our own
+/// database refused. `domain` and `code` follow Couchbase Lite 2.x: "HTTP" codes (401, 404, 409,
+/// 5xx), WebSocket close codes, POSIX-style network failures, or the database's own codes.
+package struct ReplicationError: Error, Sendable, CustomStringConvertible {
+    /// Where the code comes from.
+    package enum Domain: String, Sendable {
+        /// An HTTP status (from the upgrade, or an "HTTP" error reply).
+        case http = "HTTP"
+        /// A BLIP error reply or a protocol violation.
+        case blip = "BLIP"
+        /// A WebSocket close code.
+        case webSocket = "WebSocket"
+        /// The network: refused, unreachable, timed out, reset.
+        case network = "Network"
+        /// The local database (a `DatabaseError` code).
+        case database = "CouchbaseLite"
+    }
+
+    package let domain: Domain
+    package let code: Int
+    /// What happened, for a person.
+    package let message: String
+    package let underlying: (any Error)?
+
+    package init(_ domain: Domain, _ code: Int, _ message: String, underlying: (any Error)? = nil) {
+        self.domain = domain
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    package var description: String {
+        var text = "\(message) (\(domain.rawValue) \(code))"
+        if let underlying { text += ": \(underlying)" }
+        return text
+    }
+
+    /// Whether trying again later may succeed (Couchbase Lite's transient errors): network
+    /// failures, HTTP 408, 429, 500, 502, 503, 504, and WebSocket closes other than policy/
+    /// protocol refusals.
+    package var isTransient: Bool {
+        switch domain {
+        case .network: return true
+        case .http: return [408, 429, 500, 502, 503, 504].contains(code)
+        case .webSocket: return ![1002, 1003, 1008].contains(code)
+        case .blip: return code == 503
+        case .database: return false
+        }
+    }
+
+    /// Wraps an error from the BLIP layer.
+    package init(blip error: BLIPError, context: String) {
+        switch error {
+        case .remote(let domain, let code, let message):
+            let mapped: Domain = domain == "HTTP" ? .http : .blip
+            self.init(mapped, code, "\(context): the peer answered \(domain) \(code)"
+                      + (message.isEmpty ? "" : " \"\(message)\""), underlying: error)
+        case .closed(let code, let reason):
+            self.init(.webSocket, Int(code ?? 1006), "\(context): the connection closed"
+                      + (reason.isEmpty ? "" : " (\(reason))"), underlying: error)
+        default:
+            self.init(.blip, 400, "\(context): \(error)", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// What an active replication does (the configuration below the public API).
+package struct ReplicationOptions: Sendable {
+    /// Send local changes to the peer.
+    package var push: Bool
+    /// Receive the peer's changes.
+    package var pull: Bool
+    /// Keep running and replicate new changes as they happen.
+    package var continuous: Bool
+    /// The peer's identity in checkpoint IDs: its URL as configured (LiteCore hashes it).
+    package var remoteURL: String
+    /// Sync Gateway channels to pull (nil: all the user may see).
+    package var channels: [String]?
+    /// Only these documents (nil: all).
+    package var documentIDs: [String]?
+    /// Decides whether a local revision is pushed.
+    package var pushFilter: (@Sendable (ReplicationDocumentInfo) -> Bool)?
+    /// Decides whether a pulled revision is saved.
+    package var pullFilter: (@Sendable (ReplicationDocumentInfo) -> Bool)?
+    /// Changes per `changes` / `proposeChanges` message (LiteCore: 200).
+    package var changesBatchSize: Int = 200
+    /// Revisions in flight at once (LiteCore 2.8: 10).
+    package var maxRevsInFlight: Int = 10
+    /// Start from scratch instead of the saved checkpoint.
+    package var resetCheckpoint: Bool = false
+    /// The number this remote has in the documents' remote-revision maps.
+    package var remoteID: UInt16 = 1
+
+    package init(push: Bool, pull: Bool, continuous: Bool = false, remoteURL: String) {
+        self.push = push
+        self.pull = pull
+        self.continuous = continuous
+        self.remoteURL = remoteURL
+    }
+}
+
+/// What a push or pull filter is shown of a revision.
+package struct ReplicationDocumentInfo: Sendable {
+    package let documentID: String
+    package let revisionID: String
+    package let deleted: Bool
+    /// The revision's body as Fleece with the local database's shared keys (pull: after
+    /// conversion), or nil for a deletion.
+    package let body: [UInt8]?
+
+    package init(documentID: String, revisionID: String, deleted: Bool, body: [UInt8]?) {
+        self.documentID = documentID
+        self.revisionID = revisionID
+        self.deleted = deleted
+        self.body = body
+    }
+}

@@ -1,0 +1,222 @@
+import BLIP
+import Foundation
+import LiteDatabase
+import LiteSupport
+
+extension ReplicationSession {
+    /// How local changes are offered.
+    enum PushMode: Sendable {
+        /// Active side: `proposeChanges` (conflict-free; the peer answers with status codes).
+        case propose
+        /// Passive side answering `subChanges`: `changes` (the peer answers with what it has).
+        case changes(activeOnly: Bool)
+    }
+
+    /// Sends local changes after `since` to the peer: lists them in batches, sends the
+    /// revisions the peer wants (a bounded number in flight), and — on the active side —
+    /// records progress in the checkpoint. Continuous: then waits for new changes, forever.
+    func push(mode: PushMode, since start: UInt64, continuous: Bool, batchSize: Int,
+              documentIDs: Set<String>?) async throws {
+        let changeSignal = DatabaseChangeSignal(core: database.core)
+        defer { changeSignal.stop() }
+        let tracker = Locked(SequenceTracker<UInt64>(start: start))
+        let synced = Locked<[(id: String, sequence: UInt64)]>([])
+        let maxInFlight = options?.maxRevsInFlight ?? 10
+        var since = start
+        var announcedCaughtUp = false
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var inFlight = 0
+            while true {
+                try Task.checkCancellation()
+                let activeOnly: Bool
+                if case .changes(let flag) = mode { activeOnly = flag && since == 0 } else { activeOnly = false }
+                let batch = try database.changes(since: since, limit: batchSize, remoteID: remoteID,
+                                                 activeOnly: activeOnly, documentIDs: documentIDs)
+                if batch.lastSequence == since {
+                    // Nothing new: finish what is in flight, say so, then wait or stop.
+                    while inFlight > 0 { try await group.next(); inFlight -= 1 }
+                    try await flushPushProgress(tracker: tracker, synced: synced)
+                    if case .changes = mode, !announcedCaughtUp {
+                        announcedCaughtUp = true
+                        try await sendNoReply(BLIPMessage(urgent: true, properties: ["Profile": "changes"],
+                                                          body: Array("[]".utf8)))
+                    }
+                    if isActive { onEvent(.caughtUp) }
+                    guard continuous else { break }
+                    await changeSignal.wait()
+                    continue
+                }
+                since = batch.lastSequence
+                var offered = try filtered(batch.changes)
+                // Sequences with nothing to offer are done at once.
+                let offeredSequences = Set(offered.map(\.sequence))
+                tracker.withLock { tracker in
+                    for change in batch.changes where !offeredSequences.contains(change.sequence) {
+                        tracker.add(change.sequence, done: true)
+                    }
+                    for change in offered { tracker.add(change.sequence) }
+                    // Sequences the listing skipped (the peer's own revisions) count as done.
+                    tracker.add(batch.lastSequence, done: true)
+                }
+                if offered.isEmpty { continue }
+                offered.sort { $0.sequence < $1.sequence }
+                let wanted = try await offer(offered, mode: mode, tracker: tracker)
+                addTotal(wanted.count)
+                for (change, known) in wanted {
+                    if inFlight >= maxInFlight { try await group.next(); inFlight -= 1 }
+                    inFlight += 1
+                    let noConflicts: Bool
+                    if case .propose = mode { noConflicts = true } else { noConflicts = false }
+                    group.addTask { [self] in
+                        try await sendRevision(change, knownAncestors: known, noConflicts: noConflicts,
+                                               tracker: tracker, synced: synced)
+                    }
+                }
+                try await flushPushProgress(tracker: tracker, synced: synced)
+            }
+        }
+    }
+
+    /// Applies the document-ID list and the push filter.
+    private func filtered(_ changes: [OutgoingChange]) throws -> [OutgoingChange] {
+        guard let filter = options?.pushFilter else { return changes }
+        return try changes.filter { change in
+            let body = change.deleted ? nil : try database.core.document(id: change.documentID)?.current?.body
+            return filter(ReplicationDocumentInfo(documentID: change.documentID, revisionID: change.revisionID.string,
+                                                  deleted: change.deleted, body: body))
+        }
+    }
+
+    /// Offers changes to the peer; returns those it wants, with the ancestors it has.
+    private func offer(_ changes: [OutgoingChange], mode: PushMode,
+                       tracker: Locked<SequenceTracker<UInt64>>) async throws -> [(OutgoingChange, Set<RevisionID>)] {
+        let body: String
+        let profile: String
+        switch mode {
+        case .propose:
+            profile = "proposeChanges"
+            body = MessageJSON.encode(changes.map { change -> [Any] in
+                [change.documentID, change.revisionID.string, change.remoteAncestor?.string ?? "", change.bodySize]
+            })
+        case .changes:
+            profile = "changes"
+            body = MessageJSON.encode(changes.map { change -> [Any] in
+                [change.sequence, change.documentID, change.revisionID.string, change.deleted ? 1 : 0, change.bodySize]
+            })
+        }
+        let reply = try await sendRequest(BLIPMessage(urgent: true, compressed: true, properties: ["Profile": profile],
+                                                      body: Array(body.utf8)), context: profile)
+        if let maxHistory = reply.properties["maxHistory"].flatMap(Int.init), maxHistory > 0 {
+            state.withLock { $0.peerMaxHistory = maxHistory }
+        }
+        if let blobs = reply.properties["blobs"] { state.withLock { $0.peerUnderstandsBlobs = Self.flag(blobs) } }
+        let answers = (MessageJSON.decode(reply.body) as? [Any]) ?? []
+        var wanted: [(OutgoingChange, Set<RevisionID>)] = []
+        var ended: [ReplicatedDocument] = []
+        for (index, change) in changes.enumerated() {
+            let answer: Any? = index < answers.count ? answers[index] : nil
+            switch mode {
+            case .propose:
+                let status = (answer as? NSNumber)?.intValue ?? 0
+                if status == 0 {
+                    wanted.append((change, change.remoteAncestor.map { [$0] } ?? []))
+                    continue
+                }
+                if status == 409 {
+                    ended.append(ReplicatedDocument(documentID: change.documentID, revisionID: change.revisionID.string,
+                                                    isPush: true, deleted: change.deleted,
+                                                    error: ReplicationFailure(domain: .http, code: 409,
+                                                                              message: "the document conflicts with the server's revision")))
+                }
+            case .changes:
+                if let known = answer as? [Any] {
+                    let ids = known.compactMap { ($0 as? String).flatMap { try? RevisionID(parsing: $0) } }
+                    wanted.append((change, Set(ids)))
+                    continue
+                }
+            }
+            tracker.withLock { $0.complete { $0 == change.sequence } }
+        }
+        if !ended.isEmpty && isActive { onEvent(.documentsEnded(ended)) }
+        return wanted
+    }
+
+    /// Sends one revision and waits for the peer to have saved it.
+    private func sendRevision(_ change: OutgoingChange, knownAncestors: Set<RevisionID>, noConflicts: Bool,
+                              tracker: Locked<SequenceTracker<UInt64>>,
+                              synced: Locked<[(id: String, sequence: UInt64)]>) async throws {
+        let maxHistory = state.withLock { $0.peerMaxHistory }
+        var failure: ReplicationFailure?
+        var sentRevision = change.revisionID
+        var deleted = change.deleted
+        if let revision = try database.revisionToSend(id: change.documentID, knownAncestors: knownAncestors,
+                                                      maxHistory: maxHistory) {
+            sentRevision = revision.revisionID
+            deleted = revision.deleted
+            var properties: BLIPProperties = ["Profile": "rev", "id": change.documentID, "rev": revision.revisionID.string,
+                                              "sequence": String(change.sequence)]
+            if revision.deleted { properties["deleted"] = "1" }
+            if noConflicts { properties["noconflicts"] = "1" }
+            if !revision.ancestors.isEmpty { properties["history"] = revision.ancestors.map(\.string).joined(separator: ",") }
+            do {
+                _ = try await sendRequest(BLIPMessage(compressed: true, properties: properties, body: revision.json),
+                                          context: "sending \"\(change.documentID)\"")
+                if revision.revisionID == change.revisionID {
+                    synced.withLock { $0.append((change.documentID, change.sequence)) }
+                }
+            } catch let error as ReplicationError where error.domain == .http || error.domain == .blip {
+                failure = ReplicationFailure(error)
+            }
+        } else {
+            // Purged meanwhile: nothing to send.
+            failure = ReplicationFailure(domain: .database, code: 7, message: "the document is gone")
+        }
+        tracker.withLock { $0.complete { $0 == change.sequence } }
+        addCompleted(1)
+        if isActive {
+            onEvent(.documentsEnded([ReplicatedDocument(documentID: change.documentID, revisionID: sentRevision.string,
+                                                        isPush: true, deleted: deleted, error: failure)]))
+        }
+    }
+
+    /// Records pushed documents as synced and the pushed sequence in the checkpoint.
+    private func flushPushProgress(tracker: Locked<SequenceTracker<UInt64>>,
+                                   synced: Locked<[(id: String, sequence: UInt64)]>) async throws {
+        guard isActive else { return }
+        let documents = synced.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
+        if !documents.isEmpty {
+            if remoteID == StoredDocument.defaultRemoteID {
+                try database.markPushed(documents)
+            } else if let remoteID {
+                let revisions = try documents.compactMap { entry -> (id: String, revision: RevisionID)? in
+                    guard let current = try database.core.document(id: entry.id)?.current else { return nil }
+                    return (entry.id, current.id)
+                }
+                try database.setRemoteRevisions(revisions, remoteID: remoteID)
+            }
+        }
+        if let safe = tracker.withLock({ $0.safeSequence }), let keeper = state.withLock({ $0.checkpointKeeper }) {
+            await keeper.update(local: safe)
+        }
+    }
+
+    /// Sends a request and maps BLIP failures to replication errors.
+    func sendRequest(_ message: BLIPMessage, context: String) async throws -> BLIPMessage {
+        do {
+            return try await connection.sendRequest(message)
+        } catch let error as BLIPError {
+            throw ReplicationError(blip: error, context: context)
+        }
+    }
+
+    func sendNoReply(_ message: BLIPMessage) async throws {
+        do {
+            try await connection.sendNoReply(message)
+        } catch let error as BLIPError {
+            throw ReplicationError(blip: error, context: "sending \(message.profile ?? "a message")")
+        }
+    }
+}

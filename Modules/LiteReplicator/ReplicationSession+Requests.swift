@@ -1,0 +1,322 @@
+import BLIP
+import BlobStore
+import Foundation
+import LiteDatabase
+
+extension ReplicationSession {
+    /// Dispatches one request from the peer. Quick answers are given in arrival order; work
+    /// that waits on the peer (saving a revision whose blobs must be fetched) runs as its own
+    /// task, so two sides pushing to each other cannot wait on each other's request loops.
+    func handle(_ request: BLIPIncomingRequest) async {
+        let profile = request.message.profile ?? ""
+        do {
+            switch profile {
+            case "getCheckpoint": try await handleGetCheckpoint(request)
+            case "setCheckpoint": try await handleSetCheckpoint(request)
+            case "subChanges": try await handleSubChanges(request)
+            case "changes": try await handleChanges(request)
+            case "proposeChanges": try await handleProposeChanges(request)
+            case "rev":
+                spawn { [self] in await handleRevisionReportingErrors(request) }
+            case "norev": handleNoRevision(request)
+            case "getAttachment":
+                spawn { [self] in await handleGetAttachmentReportingErrors(request) }
+            case "proveAttachment": try await handleProveAttachment(request)
+            default:
+                await request.respondError(domain: "BLIP", code: 404, message: "no handler for profile \"\(profile)\"")
+            }
+        } catch let error as ReplicationError {
+            await request.respondError(domain: error.domain == .http ? "HTTP" : "BLIP", code: error.code,
+                                       message: error.message)
+        } catch {
+            await request.respondError(domain: "HTTP", code: 500, message: "\(error)")
+        }
+    }
+
+    // MARK: Checkpoints kept for the peer
+
+    func handleGetCheckpoint(_ request: BLIPIncomingRequest) async throws {
+        guard let client = request.message.properties["client"], !client.isEmpty else {
+            throw ReplicationError(.http, 400, "getCheckpoint needs a \"client\" property")
+        }
+        guard let stored = try CheckpointStore(core: database.core).peerCheckpoint(id: client) else {
+            throw ReplicationError(.http, 404, "")
+        }
+        await request.respond(properties: ["rev": stored.revision], body: stored.body)
+    }
+
+    func handleSetCheckpoint(_ request: BLIPIncomingRequest) async throws {
+        guard let client = request.message.properties["client"], !client.isEmpty else {
+            throw ReplicationError(.http, 400, "setCheckpoint needs a \"client\" property")
+        }
+        guard MessageJSON.decode(request.message.body) is [String: Any] else {
+            throw ReplicationError(.http, 400, "setCheckpoint's body is not a JSON object")
+        }
+        let revision = request.message.properties["rev"] ?? ""
+        guard let next = try CheckpointStore(core: database.core)
+            .savePeerCheckpoint(id: client, body: request.message.body, revision: revision) else {
+            throw ReplicationError(.http, 409, "checkpoint \(client) changed since revision \"\(revision)\"")
+        }
+        await request.respond(properties: ["rev": next])
+    }
+
+    // MARK: The peer wants our changes
+
+    func handleSubChanges(_ request: BLIPIncomingRequest) async throws {
+        let properties = request.message.properties
+        var since: UInt64 = 0
+        if let text = properties["since"], !text.isEmpty {
+            guard let value = MessageJSON.decode(Array(text.utf8)) as? NSNumber ?? UInt64(text).map({ NSNumber(value: $0) }) else {
+                throw ReplicationError(.http, 400, "subChanges: \"since\" \(text) is not one of this database's sequences")
+            }
+            since = value.uint64Value
+        }
+        if properties["filter"] != nil && properties["filter"] != "sync_gateway/bychannel" {
+            throw ReplicationError(.http, 501, "subChanges: filter \"\(properties["filter"] ?? "")\" is not supported")
+        }
+        var documentIDs: Set<String>?
+        if !request.message.body.isEmpty, let body = MessageJSON.decode(request.message.body) as? [String: Any],
+           let ids = body["docIDs"] as? [String] {
+            documentIDs = Set(ids)
+        }
+        let continuous = Self.flag(properties["continuous"])
+        let activeOnly = Self.flag(properties["activeOnly"])
+        let batch = Int(properties["batch"] ?? "") ?? 200
+        await request.respond()
+        spawn { [self, since, documentIDs] in
+            do {
+                try await push(mode: .changes(activeOnly: activeOnly), since: since, continuous: continuous,
+                               batchSize: max(1, min(batch, 1000)), documentIDs: documentIDs)
+            } catch is CancellationError {
+            } catch let error as ReplicationError {
+                if error.domain != .webSocket { await fail(error) }
+            } catch {
+                await fail(ReplicationError(.database, 10, "pushing changes to the peer failed", underlying: error))
+            }
+        }
+    }
+
+    // MARK: The peer offers its changes
+
+    func handleChanges(_ request: BLIPIncomingRequest) async throws {
+        guard let list = MessageJSON.decode(request.message.body) as? [Any] else {
+            throw ReplicationError(.http, 400, "changes: the body is not a JSON array")
+        }
+        if list.isEmpty {
+            // Caught up (one-shot pull ends once what was asked for has arrived).
+            state.withLock { $0.pullCaughtUp = true }
+            if case .active = role { checkPullFinished() }
+            await request.respond()
+            return
+        }
+        if case .passive(let readOnly) = role, readOnly {
+            throw ReplicationError(.http, 403, "this database is read-only")
+        }
+        var answers: [Any] = []
+        var wanted = 0
+        var sequences: [(String, Bool)] = []
+        for item in list {
+            guard let entry = item as? [Any], entry.count >= 3, let id = entry[1] as? String,
+                  let revText = entry[2] as? String else {
+                throw ReplicationError(.http, 400, "changes: an entry is not [sequence, docID, revID, …]")
+            }
+            let revisionID = try parseRevisionID(revText, documentID: id)
+            let known = try database.knownAncestors(id: id, revisionID: revisionID)
+            let sequence = MessageJSON.encode(entry[0])
+            if let known {
+                answers.append(known.map(\.string))
+                wanted += 1
+                sequences.append((sequence, false))
+            } else {
+                answers.append(0)
+                sequences.append((sequence, true))
+            }
+        }
+        while let last = answers.last as? Int, last == 0 { answers.removeLast() }
+        state.withLock { state in
+            state.pullCaughtUp = false
+            for (sequence, done) in sequences { state.pullTracker.add(sequence, done: done) }
+        }
+        addTotal(wanted)
+        let maxHistory = (try? database.core.maxRevTreeDepth()) ?? 20
+        await request.respond(properties: ["maxHistory": String(maxHistory), "blobs": "true"],
+                              body: Array(MessageJSON.encode(answers).utf8), compressed: true, urgent: true)
+        if case .active = role { await pullProgressed() }
+    }
+
+    func handleProposeChanges(_ request: BLIPIncomingRequest) async throws {
+        if case .passive(let readOnly) = role, readOnly {
+            throw ReplicationError(.http, 403, "this database is read-only")
+        }
+        guard let list = MessageJSON.decode(request.message.body) as? [Any] else {
+            throw ReplicationError(.http, 400, "proposeChanges: the body is not a JSON array")
+        }
+        var statuses: [Int] = []
+        for item in list {
+            guard let entry = item as? [Any], entry.count >= 2, let id = entry[0] as? String,
+                  let revText = entry[1] as? String else {
+                throw ReplicationError(.http, 400, "proposeChanges: an entry is not [docID, revID, …]")
+            }
+            let revisionID = try parseRevisionID(revText, documentID: id)
+            var serverRevision: RevisionID?
+            if entry.count >= 3, let text = entry[2] as? String, !text.isEmpty {
+                serverRevision = try parseRevisionID(text, documentID: id)
+            }
+            statuses.append(try database.proposalStatus(id: id, revisionID: revisionID, serverRevisionID: serverRevision))
+        }
+        while statuses.last == 0 { statuses.removeLast() }
+        let maxHistory = (try? database.core.maxRevTreeDepth()) ?? 20
+        await request.respond(properties: ["maxHistory": String(maxHistory), "blobs": "true"],
+                              body: Array(MessageJSON.encode(statuses).utf8), compressed: true, urgent: true)
+    }
+
+    // MARK: A revision arrives
+
+    func handleRevisionReportingErrors(_ request: BLIPIncomingRequest) async {
+        let properties = request.message.properties
+        let id = properties["id"] ?? ""
+        let revText = properties["rev"] ?? ""
+        do {
+            try await handleRevision(request)
+        } catch {
+            let replicationError = error as? ReplicationError
+                ?? ReplicationError(.database, (error as? DatabaseError)?.code.rawValue ?? 10,
+                                    "saving revision \(revText) of \"\(id)\" failed", underlying: error)
+            await request.respondError(domain: replicationError.domain == .http ? "HTTP" : "BLIP",
+                                       code: replicationError.code, message: replicationError.message)
+            if isActive {
+                onEvent(.documentsEnded([ReplicatedDocument(documentID: id, revisionID: revText, isPush: false,
+                                                            deleted: Self.flag(properties["deleted"]),
+                                                            error: ReplicationFailure(replicationError))]))
+                completePulled(sequence: properties["sequence"])
+            }
+        }
+    }
+
+    func handleRevision(_ request: BLIPIncomingRequest) async throws {
+        if case .passive(let readOnly) = role, readOnly {
+            throw ReplicationError(.http, 403, "this database is read-only")
+        }
+        let properties = request.message.properties
+        guard let id = properties["id"], !id.isEmpty, let revText = properties["rev"] else {
+            throw ReplicationError(.http, 400, "rev needs \"id\" and \"rev\" properties")
+        }
+        try DatabaseCore.validate(documentID: id)
+        if properties["deltaSrc"] != nil {
+            throw ReplicationError(.http, 400, "rev: deltas were not asked for")
+        }
+        var history = [try parseRevisionID(revText, documentID: id)]
+        if let text = properties["history"], !text.isEmpty {
+            for part in text.split(separator: ",") {
+                history.append(try parseRevisionID(part.trimmingCharacters(in: .whitespaces), documentID: id))
+            }
+        }
+        for (older, newer) in zip(history.dropFirst(), history) where older.generation >= newer.generation {
+            throw ReplicationError(.http, 400, "rev \(revText) of \"\(id)\": its history is not in descending generations")
+        }
+        let deleted = Self.flag(properties["deleted"])
+        var json = request.message.body
+        if json.isEmpty { json = Array("{}".utf8) }
+        guard let object = MessageJSON.decode(json) as? [String: Any] else {
+            throw ReplicationError(.http, 400, "rev \(revText) of \"\(id)\": the body is not a JSON object")
+        }
+        let removed = (object["_removed"] as? Bool) == true
+        if !removed && object.keys.contains(where: { $0 == "_id" || $0 == "_rev" || $0 == "_deleted" }) {
+            json = Self.strippingSpecialKeys(object)
+        }
+        for blob in try database.missingBlobs(inJSON: json) {
+            try await fetchBlob(blob.key, length: blob.length, contentType: blob.contentType, documentID: id)
+        }
+        let incoming = IncomingRevision(documentID: id, history: history, deleted: deleted, json: json, removed: removed)
+        let noConflicts = Self.flag(properties["noconflicts"]) || !isActive
+        let outcome = try await database.insert(incoming, remoteID: remoteID, allowConflict: !noConflicts,
+                                                filter: options?.pullFilter)
+        if outcome == .conflicted { try await resolveConflict(documentID: id, pulled: history[0]) }
+        await request.respond()
+        if isActive {
+            onEvent(.documentsEnded([ReplicatedDocument(documentID: id, revisionID: revText, isPush: false,
+                                                        deleted: deleted, accessRemoved: removed,
+                                                        error: outcome == .rejectedByFilter
+                                                            ? ReplicationFailure(domain: .database, code: 0,
+                                                                                 message: "rejected by the pull filter")
+                                                            : nil)]))
+            completePulled(sequence: properties["sequence"])
+        }
+    }
+
+    func handleNoRevision(_ request: BLIPIncomingRequest) {
+        guard isActive else { return }
+        let properties = request.message.properties
+        onEvent(.documentsEnded([ReplicatedDocument(
+            documentID: properties["id"] ?? "", revisionID: properties["rev"] ?? "", isPush: false, deleted: false,
+            error: ReplicationFailure(domain: .http, code: Int(properties["error"] ?? "") ?? 404,
+                                      message: properties["reason"] ?? "the peer could not send the revision"))]))
+        completePulled(sequence: properties["sequence"])
+    }
+
+    /// Asks the peer for a blob and stores it after checking its digest.
+    func fetchBlob(_ key: BlobKey, length: Int64?, contentType: String?, documentID: String) async throws {
+        var properties: BLIPProperties = ["Profile": "getAttachment", "digest": key.string]
+        if Self.isCompressible(contentType: contentType) { properties["compress"] = "true" }
+        let reply: BLIPMessage
+        do {
+            reply = try await connection.sendRequest(BLIPMessage(properties: properties))
+        } catch let error as BLIPError {
+            throw ReplicationError(blip: error, context: "fetching blob \(key.string) of \"\(documentID)\"")
+        }
+        try database.storeBlob(reply.body, key: key, expectedLength: length)
+    }
+
+    func handleGetAttachmentReportingErrors(_ request: BLIPIncomingRequest) async {
+        do {
+            guard let digest = request.message.properties["digest"] else {
+                throw ReplicationError(.http, 400, "getAttachment needs a \"digest\" property")
+            }
+            let content = try database.blobContent(digest: digest)
+            await request.respond(body: content, compressed: Self.flag(request.message.properties["compress"]))
+        } catch let error as ReplicationError {
+            await request.respondError(domain: "HTTP", code: error.code, message: error.message)
+        } catch {
+            await request.respondError(domain: "HTTP", code: 500, message: "\(error)")
+        }
+    }
+
+    func handleProveAttachment(_ request: BLIPIncomingRequest) async throws {
+        guard let digest = request.message.properties["digest"] else {
+            throw ReplicationError(.http, 400, "proveAttachment needs a \"digest\" property")
+        }
+        let proof = try database.proof(digest: digest, nonce: request.message.body)
+        await request.respond(body: Array(proof.utf8))
+    }
+
+    // MARK: Helpers
+
+    func parseRevisionID(_ text: some StringProtocol, documentID: String) throws -> RevisionID {
+        do {
+            return try RevisionID(parsing: String(text))
+        } catch {
+            throw ReplicationError(.http, 400, "\"\(text.prefix(80))\" of \"\(documentID)\" is not a revision ID")
+        }
+    }
+
+    /// BLIP booleans: "true"/"YES"/nonzero.
+    static func flag(_ value: String?) -> Bool {
+        guard let value else { return false }
+        if value == "true" || value == "YES" { return true }
+        return (Int(value) ?? 0) != 0
+    }
+
+    /// LiteCore's rule for asking a blob compressed: not when the type says it already is.
+    static func isCompressible(contentType: String?) -> Bool {
+        guard let type = contentType?.lowercased(), !type.isEmpty else { return false }
+        for prefix in ["image/", "audio/", "video/"] where type.hasPrefix(prefix) { return false }
+        for marker in ["zip", "gzip", "compressed", "x-7z", "x-rar", "x-bzip"] where type.contains(marker) { return false }
+        return true
+    }
+
+    static func strippingSpecialKeys(_ object: [String: Any]) -> [UInt8] {
+        var copy = object
+        for key in ["_id", "_rev", "_deleted", "_revisions"] { copy.removeValue(forKey: key) }
+        return Array(MessageJSON.encode(copy).utf8)
+    }
+}

@@ -1,0 +1,140 @@
+import BLIP
+import Foundation
+import LiteDatabase
+import LiteSupport
+
+/// One replication over one BLIP connection. The same object serves both roles: the active
+/// side (a `Replicator`) runs ``runActive()``; the passive side (a listener) runs
+/// ``serve()``. Either way it answers every request the peer sends (the protocol is
+/// symmetric: a pull is the peer pushing to us).
+package final class ReplicationSession: Sendable {
+    /// Which side of the connection this is.
+    package enum Role: Sendable {
+        /// Opened the connection; keeps the checkpoint; pushes with `proposeChanges`.
+        case active(ReplicationOptions)
+        /// Accepted the connection; keeps peers' checkpoints; pushes with `changes`.
+        case passive(readOnly: Bool)
+    }
+
+    let database: ReplicationDatabase
+    let connection: BLIPConnection
+    let role: Role
+    let onEvent: @Sendable (ReplicationEvent) -> Void
+    let conflictResolver: ConflictResolverFunction?
+    let state = Locked(State())
+
+    struct State {
+        /// The peer's `maxHistory` (from its replies).
+        var peerMaxHistory = 20
+        /// The peer said it understands blobs.
+        var peerUnderstandsBlobs = true
+        /// Active pull: the peer said it is caught up.
+        var pullCaughtUp = false
+        /// Active pull: remote sequences listed and not yet saved.
+        var pullTracker = SequenceTracker<String>()
+        /// Woken when the pull may have finished.
+        var pullWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Counters for progress.
+        var completed: UInt64 = 0
+        var total: UInt64 = 0
+        /// Tasks this session started for the peer (a passive pusher, revs being saved).
+        var tasks: [UUID: Task<Void, Never>] = [:]
+        /// The first fatal error (stops the session).
+        var failure: ReplicationError?
+        var checkpointKeeper: CheckpointKeeper?
+    }
+
+    package init(database: DatabaseCore, connection: BLIPConnection, role: Role,
+                 conflictResolver: ConflictResolverFunction? = nil,
+                 onEvent: @escaping @Sendable (ReplicationEvent) -> Void = { _ in }) {
+        self.database = ReplicationDatabase(core: database)
+        self.connection = connection
+        self.role = role
+        self.conflictResolver = conflictResolver
+        self.onEvent = onEvent
+    }
+
+    var options: ReplicationOptions? {
+        if case .active(let options) = role { return options }
+        return nil
+    }
+
+    var isActive: Bool { options != nil }
+
+    /// The remote number the documents' remote-revision maps use (active side only: a
+    /// passive side does not track what its many clients have).
+    var remoteID: UInt16? { options?.remoteID }
+
+    // MARK: Serving requests
+
+    /// Answers the peer's requests until the connection closes; returns the error it closed
+    /// with (nil: a clean close).
+    @discardableResult
+    package func serve() async -> BLIPError? {
+        connection.start()
+        let reader = Task { [self] in
+            for await request in connection.requests {
+                await handle(request)
+            }
+        }
+        let result = await connection.waitUntilClosed()
+        await reader.value
+        cancelTasks()
+        wakePullWaiters()
+        return result
+    }
+
+    /// Runs `body` as a task the session tracks (cancelled when the session ends).
+    func spawn(_ body: @escaping @Sendable () async -> Void) {
+        let id = UUID()
+        let task = Task { [self] in
+            await body()
+            _ = state.withLock { $0.tasks.removeValue(forKey: id) }
+        }
+        state.withLock { $0.tasks[id] = task }
+    }
+
+    func cancelTasks() {
+        let tasks = state.withLock { state in
+            defer { state.tasks.removeAll() }
+            return Array(state.tasks.values)
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    /// Records a fatal error and closes the connection.
+    func fail(_ error: ReplicationError) async {
+        let first = state.withLock { state -> Bool in
+            guard state.failure == nil else { return false }
+            state.failure = error
+            return true
+        }
+        if first { await connection.close(code: 1011, reason: error.message) }
+    }
+
+    func addTotal(_ count: Int) {
+        guard count > 0 else { return }
+        let (completed, total) = state.withLock { state -> (UInt64, UInt64) in
+            state.total += UInt64(count)
+            return (state.completed, state.total)
+        }
+        onEvent(.progress(completed: completed, total: total))
+    }
+
+    func addCompleted(_ count: Int) {
+        guard count > 0 else { return }
+        let (completed, total) = state.withLock { state -> (UInt64, UInt64) in
+            state.completed += UInt64(count)
+            return (state.completed, state.total)
+        }
+        onEvent(.progress(completed: completed, total: total))
+    }
+
+    func wakePullWaiters() {
+        let waiters = state.withLock { state in
+            defer { state.pullWaiters.removeAll() }
+            return state.pullWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
