@@ -168,6 +168,14 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         switch state {
         case .open:
             state = .closeReceived
+            // Before the echo: its write may complete at once and close the channel, which
+            // would otherwise report a lost connection first.
+            // No status code (1005) counts as normal, as LiteCore does.
+            if let code, code != 1000 {
+                finishIncoming(throwing: .closed(code: code, reason: reason))
+            } else {
+                finishIncoming(throwing: nil)
+            }
             // RFC 6455 §5.5.1: answer with a close frame, echoing the status code.
             var echo = context.channel.allocator.buffer(capacity: 2)
             if let code { echo.writeInteger(code) }
@@ -175,12 +183,6 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose,
                                                                  maskKey: maskKey(), data: echo)))
                 .whenComplete { _ in channel.close(promise: nil) }
-            // No status code (1005) counts as normal, as LiteCore does.
-            if let code, code != 1000 {
-                finishIncoming(throwing: .closed(code: code, reason: reason))
-            } else {
-                finishIncoming(throwing: nil)
-            }
         case .closeSent:
             state = .closed
             closeTimer?.cancel()
