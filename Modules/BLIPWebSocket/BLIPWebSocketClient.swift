@@ -50,7 +50,10 @@ package enum BLIPWebSocketClient {
                         channel.closeFuture.whenComplete { _ in deadline.cancel() }
                         let upgrade = try configure(channel, endpoint: endpoint, options: options, tlsContext: tlsContext,
                                                     pinMismatch: pinMismatch)
-                        upgrade.whenComplete { _ in deadline.cancel() }
+                        upgrade.whenComplete { result in
+                            deadline.cancel()
+                            if case .failure = result { channel.close(promise: nil) }
+                        }
                         return upgrade
                     }
                 }
