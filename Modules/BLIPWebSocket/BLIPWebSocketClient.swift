@@ -31,12 +31,12 @@ package enum BLIPWebSocketClient {
         let endpoint = try Endpoint(url)
         let tlsContext: NIOSSLContext?
         do {
-            tlsContext = endpoint.secure ? try makeTLSContext(pinned: options.pinnedServerCertificate != nil) : nil
+            tlsContext = endpoint.secure ? try makeTLSContext(customVerification: ServerCertificateCheck(options) != nil) : nil
         } catch {
             throw BLIPWebSocketError.tlsFailure("cannot set up TLS: \(error)")
         }
         let timedOut = Locked(false)
-        let pinMismatch = Locked(false)
+        let rejectedCertificate = Locked<BLIPWebSocketError?>(nil)
         do {
             let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(TimeAmount(options.connectTimeout))
@@ -49,7 +49,7 @@ package enum BLIPWebSocketClient {
                         }
                         channel.closeFuture.whenComplete { _ in deadline.cancel() }
                         let upgrade = try configure(channel, endpoint: endpoint, options: options, tlsContext: tlsContext,
-                                                    pinMismatch: pinMismatch)
+                                                    rejectedCertificate: rejectedCertificate)
                         upgrade.whenComplete { result in
                             deadline.cancel()
                             if case .failure = result { channel.close(promise: nil) }
@@ -67,7 +67,7 @@ package enum BLIPWebSocketClient {
             }
         } catch {
             if timedOut.withLock({ $0 }) { throw BLIPWebSocketError.timeout }
-            if pinMismatch.withLock({ $0 }) { throw BLIPWebSocketError.pinnedCertificateMismatch }
+            if let rejection = rejectedCertificate.withLock({ $0 }) { throw rejection }
             throw BLIPWebSocketError(connecting: error)
         }
     }
@@ -81,19 +81,21 @@ package enum BLIPWebSocketClient {
 
     /// Builds the pipeline (TLS, HTTP client upgrade to WebSocket); runs on the channel's loop.
     private static func configure(_ channel: any Channel, endpoint: Endpoint, options: BLIPWebSocketClientOptions,
-                                  tlsContext: NIOSSLContext?, pinMismatch: Locked<Bool>) throws -> EventLoopFuture<Outcome> {
+                                  tlsContext: NIOSSLContext?,
+                                  rejectedCertificate: Locked<BLIPWebSocketError?>) throws -> EventLoopFuture<Outcome> {
         if let tlsContext {
             // SNI cannot carry an IP address; without it NIOSSL checks the IP against the certificate's SANs.
             let serverName = endpoint.hostIsIPAddress ? nil : endpoint.host
             let tls: NIOSSLClientHandler
-            if let pinned = options.pinnedServerCertificate {
+            if let check = ServerCertificateCheck(options) {
                 tls = try NIOSSLClientHandler(context: tlsContext, serverHostname: serverName) { certificates, promise in
-                    // Replaces all of BoringSSL's verification: the leaf must be the pinned certificate.
-                    if let leaf = certificates.first, (try? leaf.toDERBytes()) == pinned {
-                        promise.succeed(.certificateVerified)
-                    } else {
-                        pinMismatch.withLock { $0 = true }
+                    // Replaces all of BoringSSL's verification.
+                    let leaf = certificates.first.flatMap { try? $0.toDERBytes() }
+                    if let rejection = check.rejection(ofLeaf: leaf) {
+                        rejectedCertificate.withLock { $0 = rejection }
                         promise.succeed(.failed)
+                    } else {
+                        promise.succeed(.certificateVerified)
                     }
                 }
             } else {
@@ -138,10 +140,10 @@ package enum BLIPWebSocketClient {
         return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
     }
 
-    private static func makeTLSContext(pinned: Bool) throws -> NIOSSLContext {
+    private static func makeTLSContext(customVerification: Bool) throws -> NIOSSLContext {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.minimumTLSVersion = .tlsv12
-        if pinned {
+        if customVerification {
             // The custom callback decides; BoringSSL must still ask it (not `.none`).
             configuration.certificateVerification = .noHostnameVerification
         }

@@ -12,6 +12,10 @@ package struct BLIPWebSocketClientOptions: Sendable {
     /// trust store is not consulted. When nil, the chain must verify against the system trust
     /// store and the certificate must name the URL's host.
     package var pinnedServerCertificate: [UInt8]?
+    /// Accept any self-signed server certificate (a peer-to-peer listener's generated one) and
+    /// nothing else: no trust store, no host-name check. Couchbase Lite 2.8's
+    /// `acceptOnlySelfSignedServerCertificate`. A pinned certificate takes precedence.
+    package var acceptOnlySelfSignedServerCertificate: Bool
     /// Longest time for TCP connect, TLS handshake and HTTP upgrade together.
     package var connectTimeout: Duration
     /// Largest incoming message accepted (frames and reassembled fragments).
@@ -20,11 +24,13 @@ package struct BLIPWebSocketClientOptions: Sendable {
     package var closeTimeout: Duration
 
     package init(headers: HTTPHeaderFields = HTTPHeaderFields(), subprotocol: String = Self.defaultSubprotocol,
-                 pinnedServerCertificate: [UInt8]? = nil, connectTimeout: Duration = .seconds(15),
+                 pinnedServerCertificate: [UInt8]? = nil, acceptOnlySelfSignedServerCertificate: Bool = false,
+                 connectTimeout: Duration = .seconds(15),
                  maxMessageSize: Int = 1 << 24, closeTimeout: Duration = .seconds(5)) {
         self.headers = headers
         self.subprotocol = subprotocol
         self.pinnedServerCertificate = pinnedServerCertificate
+        self.acceptOnlySelfSignedServerCertificate = acceptOnlySelfSignedServerCertificate
         self.connectTimeout = connectTimeout
         self.maxMessageSize = maxMessageSize
         self.closeTimeout = closeTimeout

@@ -44,6 +44,32 @@ struct WebSocketTLSTests {
         await echo.server.stop()
     }
 
+    @Test func selfSignedOnlyModeAcceptsAGeneratedCertificate() async throws {
+        let served = try SelfSignedCertificate(commonName: "served")
+        let echo = try await EchoServer(options: BLIPWebSocketServerOptions(tlsIdentity: served.identity))
+        let transport = try await BLIPWebSocketClient.connect(
+            to: try echo.url(), options: BLIPWebSocketClientOptions(acceptOnlySelfSignedServerCertificate: true))
+        try await transport.send([7])
+        var iterator = transport.incoming.makeAsyncIterator()
+        #expect(try await iterator.next() == [7])
+        await transport.close(code: 1000, reason: "")
+        await echo.server.stop()
+    }
+
+    @Test func selfSignedOnlyModeRejectsACertificateWhoseSignatureDoesNotVerify() throws {
+        let generated = try SelfSignedCertificate(commonName: "issuer")
+        #expect(ServerCertificateCheck.selfSignedOnly.rejection(ofLeaf: generated.certificateDER) == nil)
+        // The certificate ends with the signature's last integer: changing its last bit keeps the
+        // encoding valid and breaks the signature, as if another key had signed it.
+        var forged = generated.certificateDER
+        forged[forged.count - 1] ^= 0x01
+        #expect(ServerCertificateCheck.selfSignedOnly.rejection(ofLeaf: forged) != nil)
+        #expect(ServerCertificateCheck.selfSignedOnly.rejection(ofLeaf: nil) != nil)
+        let other = try SelfSignedCertificate(commonName: "other")
+        #expect(ServerCertificateCheck.pinned(generated.certificateDER).rejection(ofLeaf: other.certificateDER)
+                    == .pinnedCertificateMismatch)
+    }
+
     @Test func plainClientAgainstTLSServerFails() async throws {
         let served = try SelfSignedCertificate(commonName: "served")
         let echo = try await EchoServer(options: BLIPWebSocketServerOptions(tlsIdentity: served.identity))
