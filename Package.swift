@@ -5,6 +5,13 @@ import PackageDescription
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+// The WebSocket transport (BLIPWebSocket) is written on SwiftNIO directly: see docs/decisions.md.
+let webSocketStack: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "X509", package: "swift-certificates"),
+    .product(name: "SwiftASN1", package: "swift-asn1"), crypto,
+]
 
 let package = Package(
     name: "CouchbaseLiteSwift",
@@ -20,6 +27,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // Only for `make docs` (`swift package generate-documentation`); nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -55,6 +66,8 @@ let package = Package(
 
         // MARK: Replication (BLIP framing and connection; the protocol on top of it)
         .target(name: "BLIP", dependencies: ["LiteSupport", "CZlib"], path: "Modules/BLIP"),
+        .target(name: "BLIPWebSocket", dependencies: ["BLIP", "LiteSupport"] + webSocketStack,
+                path: "Modules/BLIPWebSocket"),
         .target(name: "LiteReplicator",
                 dependencies: ["LiteSupport", "BLIP", "Fleece", "LiteStorage", "LiteDatabase", "BlobStore", crypto],
                 path: "Modules/LiteReplicator"),
@@ -72,7 +85,7 @@ let package = Package(
         // MARK: Public API
         .target(name: "CouchbaseLiteSwift",
                 dependencies: ["LiteSupport", "LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
-                               "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseTools", "BLIP", "LiteReplicator",
+                               "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseTools", "BLIP", "BLIPWebSocket", "LiteReplicator",
                                logging],
                 path: "Modules/CouchbaseLiteSwift"),
 
@@ -109,6 +122,10 @@ let package = Package(
         .testTarget(name: "LiteTextTests", dependencies: ["LiteText", "LiteDatabase", "LiteStorage", "Fleece", "TestSupport"],
                     path: "Tests/LiteTextTests"),
         .testTarget(name: "BLIPTests", dependencies: ["BLIP", "TestSupport"], path: "Tests/BLIPTests"),
+        .testTarget(name: "BLIPWebSocketTests",
+                    dependencies: ["BLIPWebSocket", "BLIP", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                                   .product(name: "NIOPosix", package: "swift-nio")],
+                    path: "Tests/BLIPWebSocketTests"),
         .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport"], path: "Tests/FleeceTests"),
         .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "TestSupport", crypto],
                     path: "Tests/BlobStoreTests"),

@@ -1,0 +1,198 @@
+import Foundation
+import LiteSupport
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+
+/// Accepts WebSocket connections for BLIP on `/<db>/_blipsync`: the passive side of
+/// replication (the URL endpoint listener's transport).
+///
+/// ```swift
+/// let server = BLIPWebSocketServer(options: BLIPWebSocketServerOptions(port: 0)) { connection in
+///     await runPassiveReplicator(database: connection.databaseName, over: connection.transport)
+/// }
+/// let port = try await server.start()
+/// ...
+/// await server.stop()
+/// ```
+///
+/// Requests it refuses get a plain HTTP answer: `404` for another path or an unknown database,
+/// `405` for a method other than GET, `503` over `maxConnections`, `401` (with
+/// `WWW-Authenticate: Basic realm="…"`) or `403` from `authenticate`, and `400` when the request
+/// is not a WebSocket upgrade or does not offer an accepted subprotocol.
+package final class BLIPWebSocketServer: Sendable {
+    private struct State {
+        var started = false
+        var stopping = false
+        var serverChannel: (any Channel)?
+        var acceptLoop: Task<Void, Never>?
+        var port: Int?
+        /// Every accepted TCP connection, upgraded or not, so that `stop` can close it.
+        var channels: [ObjectIdentifier: any Channel] = [:]
+        /// Connections whose handler is running.
+        var connections: [ObjectIdentifier: WebSocketBLIPTransport] = [:]
+    }
+
+    /// What one TCP connection's upgrade came to.
+    private enum Outcome: Sendable {
+        case upgraded(Connection)
+        case refused
+    }
+
+    package let options: BLIPWebSocketServerOptions
+    private let handler: @Sendable (Connection) async -> Void
+    private let state = Locked(State())
+
+    /// Creates a stopped server.
+    ///
+    /// - Parameter handler: runs once per accepted connection, for its whole life: when it
+    ///   returns, the server closes the connection (code 1000) if it is still open.
+    package init(options: BLIPWebSocketServerOptions, handler: @escaping @Sendable (Connection) async -> Void) {
+        self.options = options
+        self.handler = handler
+    }
+
+    /// The bound port while running, else nil.
+    package var port: Int? { state.withLock { $0.port } }
+
+    /// The URL a client on this machine uses for `database` (`ws://127.0.0.1:<port>/<db>/_blipsync`,
+    /// or `wss://` with a TLS identity), while running.
+    package func url(forDatabase database: String) -> URL? {
+        guard let port else { return nil }
+        let host: String
+        switch options.host {
+        case "0.0.0.0", "": host = "127.0.0.1"
+        case "::": host = "[::1]"
+        case let name where name.contains(":"): host = "[\(name)]"
+        case let name: host = name
+        }
+        let name = database.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? database
+        return URL(string: "\(options.tlsIdentity == nil ? "ws" : "wss")://\(host):\(port)/\(name)/_blipsync")
+    }
+
+    /// Binds the port and starts accepting connections.
+    ///
+    /// - Returns: the bound port (the one the system picked when `options.port` is 0).
+    /// - Throws: when already started, when the TLS identity cannot be loaded, or when the
+    ///   address cannot be bound.
+    package func start() async throws -> Int {
+        let alreadyStarted = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        guard !alreadyStarted else { throw BLIPWebSocketError.protocolError("server already started") }
+        let tlsContext = try options.tlsIdentity.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
+        let policy = UpgradePolicy(options: options) { [state] in state.withLock { $0.connections.count } }
+        let serverChannel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: options.host, port: options.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try self.configure(channel, tlsContext: tlsContext, policy: policy)
+                }
+            }
+        let port = serverChannel.channel.localAddress?.port ?? options.port
+        let acceptLoop = Task { await self.accept(on: serverChannel) }
+        state.withLock { state in
+            state.serverChannel = serverChannel.channel
+            state.acceptLoop = acceptLoop
+            state.port = port
+        }
+        return port
+    }
+
+    /// Stops listening, closes every connection (code 1001, "going away") and waits for the
+    /// handlers to return. The port is free afterwards. Safe to call more than once.
+    package func stop() async {
+        let (serverChannel, acceptLoop, connections) = state.withLock { state in
+            state.stopping = true
+            state.port = nil
+            return (state.serverChannel, state.acceptLoop, Array(state.connections.values))
+        }
+        try? await serverChannel?.close()
+        await withTaskGroup(of: Void.self) { group in
+            for transport in connections {
+                group.addTask { await transport.close(code: 1001, reason: "server stopping") }
+            }
+        }
+        // Connections still in their handshake, or whose close handshake timed out.
+        for channel in state.withLock({ Array($0.channels.values) }) { channel.close(promise: nil) }
+        await acceptLoop?.value
+    }
+
+    // MARK: Connections
+
+    private func accept(on serverChannel: NIOAsyncChannel<EventLoopFuture<Outcome>, Never>) async {
+        try? await serverChannel.executeThenClose { inbound in
+            try await withThrowingDiscardingTaskGroup { group in
+                for try await upgrade in inbound {
+                    group.addTask { await self.serve(upgrade) }
+                }
+            }
+        }
+    }
+
+    private func serve(_ upgrade: EventLoopFuture<Outcome>) async {
+        guard case .upgraded(let connection)? = try? await upgrade.get() else { return }
+        let transport = connection.transport
+        let id = ObjectIdentifier(transport)
+        let admitted = state.withLock { state in
+            guard !state.stopping else { return false }
+            state.connections[id] = transport
+            return true
+        }
+        if admitted { await handler(connection) }
+        await transport.close(code: admitted ? 1000 : 1001, reason: admitted ? "" : "server stopping")
+        state.withLock { _ = $0.connections.removeValue(forKey: id) }
+    }
+
+    /// Builds an accepted connection's pipeline (TLS, HTTP with WebSocket upgrade); runs on
+    /// the channel's event loop.
+    private func configure(_ channel: any Channel, tlsContext: NIOSSLContext?,
+                           policy: UpgradePolicy) throws -> EventLoopFuture<Outcome> {
+        let id = ObjectIdentifier(channel)
+        let stopping = state.withLock { state in
+            if !state.stopping { state.channels[id] = channel }
+            return state.stopping
+        }
+        guard !stopping else { throw ChannelError.ioOnClosedChannel }
+        channel.closeFuture.whenComplete { [state] _ in state.withLock { _ = $0.channels.removeValue(forKey: id) } }
+
+        if let tlsContext { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tlsContext)) }
+        // The upgrader's verdict, for the refusal responder when it does not upgrade.
+        let verdict = NIOLoopBoundBox<UpgradePolicy.Verdict?>(nil, eventLoop: channel.eventLoop)
+        let options = options
+        let upgrader = NIOTypedWebSocketServerUpgrader<Outcome>(
+            maxFrameSize: min(options.maxMessageSize, Int(UInt32.max)),
+            shouldUpgrade: { channel, head in
+                let judged = policy.verdict(for: head, isUpgrade: true)
+                verdict.value = judged
+                guard case .accept(_, let subprotocol) = judged else { return channel.eventLoop.makeSucceededFuture(nil) }
+                return channel.eventLoop.makeSucceededFuture(HTTPHeaders([("Sec-WebSocket-Protocol", subprotocol)]))
+            },
+            upgradePipelineHandler: { channel, head in
+                channel.eventLoop.makeCompletedFuture {
+                    guard case .accept(let database, let subprotocol)? = verdict.value else { return .refused }
+                    var headers = HTTPHeaderFields()
+                    for (name, value) in head.headers { headers.add(name: name, value: value) }
+                    let transport = try WebSocketBLIPTransport.install(
+                        on: channel, role: .server, peerHeaders: headers, subprotocol: subprotocol,
+                        maxMessageSize: options.maxMessageSize, closeTimeout: options.closeTimeout)
+                    return .upgraded(Connection(databaseName: database, headers: headers,
+                                                remoteAddress: transport.remoteAddress, subprotocol: subprotocol,
+                                                transport: transport))
+                }
+            })
+        let upgradeConfiguration = NIOTypedHTTPServerUpgradeConfiguration<Outcome>(
+            upgraders: [upgrader],
+            notUpgradingCompletionHandler: { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(HTTPRefusalResponder(verdict: verdict.value, policy: policy))
+                    return .refused
+                }
+            })
+        return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+            configuration: NIOUpgradableHTTPServerPipelineConfiguration(upgradeConfiguration: upgradeConfiguration))
+    }
+}

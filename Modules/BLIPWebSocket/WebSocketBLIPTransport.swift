@@ -1,0 +1,85 @@
+import BLIP
+import NIOCore
+import NIOWebSocket
+
+/// A BLIP transport over one WebSocket: each BLIP frame is one binary message.
+///
+/// Made by ``BLIPWebSocketClient/connect(to:options:)`` on the active side and handed to the
+/// handler by ``BLIPWebSocketServer`` on the passive side. Frames keep their order both ways
+/// (one caller sending in sequence sees them arrive in sequence).
+///
+/// `incoming` finishes when the peer closes with 1000 (or without a code) or after our own
+/// ``close(code:reason:)``; it throws ``BLIPWebSocketError/closed(code:reason:)`` for any other
+/// close code, ``BLIPWebSocketError/connectionLost`` when the TCP connection drops, and
+/// ``BLIPWebSocketError/protocolError(_:)`` when the peer sends a text message or a bad frame.
+package final class WebSocketBLIPTransport: BLIPTransport {
+    package let incoming: AsyncThrowingStream<[UInt8], any Error>
+    /// The other side's handshake headers: the 101 response's on a client, the upgrade
+    /// request's on a server.
+    package let peerHeaders: HTTPHeaderFields
+    /// The subprotocol both sides agreed on (`BLIP_3+CBMobile_2`).
+    package let subprotocol: String
+    /// The peer's address as `host:port` (`[::1]:port` for IPv6), when known.
+    package let remoteAddress: String?
+
+    private let eventLoop: any EventLoop
+    private let handler: NIOLoopBound<WebSocketFrameHandler>
+
+    private init(incoming: AsyncThrowingStream<[UInt8], any Error>, peerHeaders: HTTPHeaderFields,
+                 subprotocol: String, remoteAddress: String?, eventLoop: any EventLoop,
+                 handler: NIOLoopBound<WebSocketFrameHandler>) {
+        self.incoming = incoming
+        self.peerHeaders = peerHeaders
+        self.subprotocol = subprotocol
+        self.remoteAddress = remoteAddress
+        self.eventLoop = eventLoop
+        self.handler = handler
+    }
+
+    /// Puts the frame handler at the end of an upgraded channel's pipeline. Call on the
+    /// channel's event loop, from the upgrader's pipeline callback.
+    static func install(on channel: any Channel, role: WebSocketFrameHandler.Role, peerHeaders: HTTPHeaderFields,
+                        subprotocol: String, maxMessageSize: Int, closeTimeout: Duration) throws -> WebSocketBLIPTransport {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
+        let handler = WebSocketFrameHandler(role: role, maxMessageSize: maxMessageSize,
+                                            closeTimeout: TimeAmount(closeTimeout), continuation: continuation)
+        try channel.pipeline.syncOperations.addHandler(handler)
+        return WebSocketBLIPTransport(incoming: stream, peerHeaders: peerHeaders, subprotocol: subprotocol,
+                                      remoteAddress: channel.remoteAddress.map(Self.describe),
+                                      eventLoop: channel.eventLoop,
+                                      handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
+    }
+
+    /// Sends one BLIP frame as a binary message.
+    ///
+    /// - Throws: ``BLIPWebSocketError/notConnected`` after ``close(code:reason:)``, or the
+    ///   error that ended the connection.
+    package func send(_ frame: [UInt8]) async throws {
+        try await send(frame, opcode: .binary)
+    }
+
+    /// Sends a message with any data opcode (tests use `.text` to play a misbehaving peer).
+    func send(_ bytes: [UInt8], opcode: WebSocketOpcode) async throws {
+        let handler = handler
+        let eventLoop = eventLoop
+        do {
+            try await eventLoop.flatSubmit { handler.value.send(bytes, opcode: opcode, on: eventLoop) }.get()
+        } catch {
+            throw BLIPWebSocketError(transport: error)
+        }
+    }
+
+    /// Sends a WebSocket close frame and returns once the connection is closed: when the peer
+    /// answers with its close frame, or after the close timeout. Idempotent.
+    package func close(code: UInt16 = 1000, reason: String = "") async {
+        let handler = handler
+        let eventLoop = eventLoop
+        try? await eventLoop.flatSubmit { handler.value.startClose(code: code, reason: reason, on: eventLoop) }.get()
+    }
+
+    private static func describe(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        if case .v6 = address { return "[\(ip)]:\(port)" }
+        return "\(ip):\(port)"
+    }
+}

@@ -1,0 +1,230 @@
+import NIOCore
+import NIOWebSocket
+
+/// The end of an upgraded channel's pipeline: turns WebSocket messages into BLIP frames for
+/// ``WebSocketBLIPTransport/incoming`` and BLIP frames into binary messages, and runs the
+/// WebSocket control protocol (ping → pong, the close handshake).
+///
+/// All state lives on the channel's event loop; the transport reaches it through
+/// `NIOLoopBound`. Incoming messages are yielded in arrival order and outgoing ones are written
+/// in call order, so BLIP frames keep their order both ways.
+final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    /// Which end of the WebSocket this is: a client masks what it sends (RFC 6455 §5.3).
+    enum Role: Sendable {
+        case client, server
+    }
+
+    private enum State {
+        /// Messages flow both ways.
+        case open
+        /// We sent a close frame and wait for the peer's (or the timeout).
+        case closeSent
+        /// The peer's close frame came first; we echoed it and close the connection.
+        case closeReceived
+        /// The connection is gone.
+        case closed
+    }
+
+    private let role: Role
+    private let maxMessageSize: Int
+    private let closeTimeout: TimeAmount
+    private let continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation
+    private var context: ChannelHandlerContext?
+    private var state = State.open
+    /// A binary message whose later fragments are still to come.
+    private var fragments: [UInt8]?
+    private var incomingFinished = false
+    /// Why sends fail once the connection is over.
+    private var terminalError = BLIPWebSocketError.notConnected
+    private var closeTimer: Scheduled<Void>?
+
+    init(role: Role, maxMessageSize: Int, closeTimeout: TimeAmount,
+         continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation) {
+        self.role = role
+        self.maxMessageSize = maxMessageSize
+        self.closeTimeout = closeTimeout
+        self.continuation = continuation
+    }
+
+    // MARK: Calls from the transport (on the event loop)
+
+    /// Writes one message (binary for BLIP; tests also send text); the future completes once it
+    /// is handed to the socket.
+    func send(_ bytes: [UInt8], opcode: WebSocketOpcode = .binary, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        guard let context, case .open = state else {
+            return eventLoop.makeFailedFuture(terminalError)
+        }
+        let frame = WebSocketFrame(fin: true, opcode: opcode, maskKey: maskKey(),
+                                   data: context.channel.allocator.buffer(bytes: bytes))
+        return context.writeAndFlush(wrapOutboundOut(frame))
+    }
+
+    /// Starts the close handshake (if nothing closed the connection yet); the future completes
+    /// when the connection is closed — on the peer's close frame, or after the close timeout.
+    func startClose(code: UInt16, reason: String, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        guard let context else { return eventLoop.makeSucceededVoidFuture() }
+        let channel = context.channel
+        if case .open = state {
+            state = .closeSent
+            writeClose(code: code, reason: reason, context: context)
+            closeTimer = eventLoop.scheduleTask(in: closeTimeout) { channel.close(promise: nil) }
+        }
+        return channel.closeFuture
+    }
+
+    // MARK: ChannelHandler
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        finishIncoming(throwing: .connectionLost)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .binary:
+            guard fragments == nil else {
+                return fail(code: 1002, .protocolError("a new message began inside a fragmented one"), context: context)
+            }
+            let bytes = Array(buffer: frame.unmaskedData)
+            if frame.fin { deliver(bytes, context: context) } else { fragments = bytes }
+        case .continuation:
+            guard var message = fragments else {
+                return fail(code: 1002, .protocolError("continuation frame without a message"), context: context)
+            }
+            message.append(contentsOf: frame.unmaskedData.readableBytesView)
+            if frame.fin {
+                fragments = nil
+                deliver(message, context: context)
+            } else if message.count > maxMessageSize {
+                fail(code: 1009, .protocolError("message larger than \(maxMessageSize) bytes"), context: context)
+            } else {
+                fragments = message
+            }
+        case .text:
+            fail(code: 1003, .protocolError("the peer sent a text message; BLIP frames are binary"), context: context)
+        case .ping:
+            switch state {
+            case .open, .closeSent:
+                let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: maskKey(), data: frame.unmaskedData)
+                context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+            case .closeReceived, .closed:
+                break
+            }
+        case .pong:
+            break
+        case .connectionClose:
+            peerClosed(frame, context: context)
+        default:
+            fail(code: 1002, .protocolError("unknown opcode \(frame.opcode)"), context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        let previous = state
+        state = .closed
+        closeTimer?.cancel()
+        switch previous {
+        case .closeSent:
+            finishIncoming(throwing: nil)       // we asked to close; the peer may just hang up
+        case .open, .closeReceived, .closed:
+            finishIncoming(throwing: .connectionLost)
+        }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if case .closeSent = state {
+            finishIncoming(throwing: nil)
+        } else {
+            finishIncoming(throwing: BLIPWebSocketError(transport: error))
+        }
+        state = .closed
+        context.close(promise: nil)
+    }
+
+    // MARK: Helpers
+
+    private func deliver(_ message: [UInt8], context: ChannelHandlerContext) {
+        guard message.count <= maxMessageSize else {
+            return fail(code: 1009, .protocolError("message larger than \(maxMessageSize) bytes"), context: context)
+        }
+        guard !incomingFinished else { return }
+        continuation.yield(message)
+    }
+
+    /// The peer's close frame: either its answer to ours, or its own request to close.
+    private func peerClosed(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
+        var payload = frame.unmaskedData
+        let code = payload.readInteger(as: UInt16.self)
+        let reason = payload.readString(length: payload.readableBytes) ?? ""
+        switch state {
+        case .open:
+            state = .closeReceived
+            // Before the echo: its write may complete at once and close the channel, which
+            // would otherwise report a lost connection first.
+            // No status code (1005) counts as normal, as LiteCore does.
+            if let code, code != 1000 {
+                finishIncoming(throwing: .closed(code: code, reason: reason))
+            } else {
+                finishIncoming(throwing: nil)
+            }
+            // RFC 6455 §5.5.1: answer with a close frame, echoing the status code.
+            var echo = context.channel.allocator.buffer(capacity: 2)
+            if let code { echo.writeInteger(code) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose,
+                                                                 maskKey: maskKey(), data: echo)))
+                .whenComplete { _ in channel.close(promise: nil) }
+        case .closeSent:
+            state = .closed
+            closeTimer?.cancel()
+            finishIncoming(throwing: nil)
+            context.close(promise: nil)
+        case .closeReceived, .closed:
+            break
+        }
+    }
+
+    /// Ends the connection for a protocol violation: close frame with `code`, then hang up.
+    private func fail(code: UInt16, _ error: BLIPWebSocketError, context: ChannelHandlerContext) {
+        fragments = nil
+        finishIncoming(throwing: error)
+        guard case .open = state else { return }
+        state = .closeSent
+        let channel = context.channel
+        writeClose(code: code, reason: "", context: context)
+        closeTimer = context.eventLoop.scheduleTask(in: closeTimeout) { channel.close(promise: nil) }
+    }
+
+    private func writeClose(code: UInt16, reason: String, context: ChannelHandlerContext) {
+        var payload = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+        payload.writeInteger(code)
+        // A control frame's payload is at most 125 bytes (RFC 6455 §5.5).
+        payload.writeBytes(reason.utf8.prefix(123))
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: maskKey(), data: payload)
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+    }
+
+    private func finishIncoming(throwing error: BLIPWebSocketError?) {
+        guard !incomingFinished else { return }
+        incomingFinished = true
+        if let error {
+            terminalError = error
+            continuation.finish(throwing: error)
+        } else {
+            continuation.finish()
+        }
+    }
+
+    private func maskKey() -> WebSocketMaskingKey? {
+        role == .client ? .random() : nil
+    }
+}

@@ -1,0 +1,118 @@
+import BLIP
+import Foundation
+import Testing
+@testable import BLIPWebSocket
+
+/// The client against servers that answer in ways our own server never does.
+@Suite(.timeLimit(.minutes(1)))
+struct WebSocketClientAgainstScriptedServerTests {
+    static func switchingProtocols(_ request: String, extraHeaders: String) -> String {
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: \(ScriptedHTTPServer.acceptValue(forRequest: request))\r\n\(extraHeaders)\r\n"
+    }
+
+    @Test func upgradeRequestHasLiteCoreHeadersAndADroppedConnectionIsLost() async throws {
+        let server = try await ScriptedHTTPServer { request in
+            // Upgrade, then drop the TCP connection without a close frame.
+            .reply(Self.switchingProtocols(request, extraHeaders: "Sec-WebSocket-Protocol: BLIP_3+CBMobile_2\r\n"),
+                   thenClose: true)
+        }
+        var options = BLIPWebSocketClientOptions()
+        options.headers.add(name: "Cookie", value: "SyncGatewaySession=abc")
+        let transport = try await BLIPWebSocketClient.connect(to: try #require(server.url("/server/_blipsync?x=1")),
+                                                              options: options)
+        var requests = server.requests.makeAsyncIterator()
+        let request = try #require(await requests.next())
+        let lines = request.split(separator: "\r\n").map(String.init)
+        #expect(lines.first == "GET /server/_blipsync?x=1 HTTP/1.1")
+        let names = Set(lines.dropFirst().compactMap { $0.split(separator: ":").first?.lowercased() })
+        #expect(names == ["host", "connection", "upgrade", "sec-websocket-version", "sec-websocket-key",
+                          "sec-websocket-protocol", "cookie"])
+        #expect(lines.contains("Host: 127.0.0.1:\(server.port)"))
+        #expect(lines.contains("Sec-WebSocket-Protocol: BLIP_3+CBMobile_2"))
+        #expect(lines.contains("Sec-WebSocket-Version: 13"))
+        #expect(lines.contains("Cookie: SyncGatewaySession=abc"))
+        #expect(await drain(transport).error == .connectionLost)
+        await server.stop()
+    }
+
+    @Test func upgradeWithoutTheSubprotocolIsRejected() async throws {
+        let server = try await ScriptedHTTPServer { request in
+            .reply(Self.switchingProtocols(request, extraHeaders: ""), thenClose: false)
+        }
+        let error = await webSocketError {
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions())
+        }
+        #expect(error == .subprotocolNotAccepted(offered: "BLIP_3+CBMobile_2", answered: nil))
+        await server.stop()
+    }
+
+    @Test func upgradeWithAnotherSubprotocolIsRejected() async throws {
+        let server = try await ScriptedHTTPServer { request in
+            .reply(Self.switchingProtocols(request, extraHeaders: "Sec-WebSocket-Protocol: BLIP_2\r\n"), thenClose: false)
+        }
+        let error = await webSocketError {
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions())
+        }
+        #expect(error == .subprotocolNotAccepted(offered: "BLIP_3+CBMobile_2", answered: "BLIP_2"))
+        await server.stop()
+    }
+
+    @Test func refusalKeepsStatusAndCookies() async throws {
+        let server = try await ScriptedHTTPServer { _ in
+            .reply("HTTP/1.1 503 Service Unavailable\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nContent-Length: 4\r\n\r\nbusy",
+                   thenClose: true)
+        }
+        let error = await webSocketError {
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions())
+        }
+        guard case .refused(let refusal)? = error else {
+            Issue.record("expected a refusal, got \(String(describing: error))")
+            return
+        }
+        #expect(refusal.status == 503)
+        #expect(refusal.reason == "Service Unavailable")
+        #expect(refusal.setCookies == ["a=1", "b=2"])
+        #expect(error?.isTransient == true)
+        await server.stop()
+    }
+
+    @Test func hangingUpDuringTheHandshakeIsATransientFailure() async throws {
+        let server = try await ScriptedHTTPServer { _ in .hangUp }
+        let error = await webSocketError {
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions())
+        }
+        guard case .connectionFailed? = error else {
+            Issue.record("expected connectionFailed, got \(String(describing: error))")
+            return
+        }
+        await server.stop()
+    }
+
+    @Test func silentServerTimesOut() async throws {
+        let server = try await ScriptedHTTPServer { _ in .ignore }
+        let error = await webSocketError {
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()),
+                                                      options: BLIPWebSocketClientOptions(connectTimeout: .milliseconds(300)))
+        }
+        #expect(error == .timeout)
+        #expect(error?.isTransient == true)
+        await server.stop()
+    }
+
+    @Test func badAcceptKeyIsAProtocolError() async throws {
+        let server = try await ScriptedHTTPServer { _ in
+            .reply("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                   + "Sec-WebSocket-Accept: bm90IHRoZSByaWdodCBrZXk=\r\nSec-WebSocket-Protocol: BLIP_3+CBMobile_2\r\n\r\n",
+                   thenClose: false)
+        }
+        let error = await webSocketError {
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions())
+        }
+        guard case .protocolError? = error else {
+            Issue.record("expected protocolError, got \(String(describing: error))")
+            return
+        }
+        await server.stop()
+    }
+}
