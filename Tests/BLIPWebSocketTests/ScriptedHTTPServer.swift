@@ -11,6 +11,8 @@ final class ScriptedHTTPServer: Sendable {
     enum Action: Sendable {
         /// Write these bytes, then close the connection or keep it open.
         case reply(String, thenClose: Bool)
+        /// Write these bytes (an HTTP head followed by WebSocket frames), then close or keep open.
+        case raw([UInt8], thenClose: Bool)
         /// Close the connection without a word.
         case hangUp
         /// Keep the connection open and never answer.
@@ -74,14 +76,20 @@ final class ScriptedHTTPServer: Sendable {
             requests.yield(head)
             switch script(head) {
             case .reply(let text, let thenClose):
-                let channel = context.channel
-                context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text)))
-                    .whenComplete { _ in if thenClose { channel.close(promise: nil) } }
+                write(Array(text.utf8), thenClose: thenClose, context: context)
+            case .raw(let bytes, let thenClose):
+                write(bytes, thenClose: thenClose, context: context)
             case .hangUp:
                 context.close(promise: nil)
             case .ignore:
                 break
             }
+        }
+
+        private func write(_ bytes: [UInt8], thenClose: Bool, context: ChannelHandlerContext) {
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)))
+                .whenComplete { _ in if thenClose { channel.close(promise: nil) } }
         }
     }
 }

@@ -36,6 +36,26 @@ struct WebSocketClientAgainstScriptedServerTests {
         await server.stop()
     }
 
+    @Test func acceptsTheLiteCoreListenersHTTP10UpgradeWithAFrameInTheSamePacket() async throws {
+        // The 2.8 listener's answer, header for header (captures-2.8 *.headers.txt), followed at
+        // once by a binary message [1, 2, 3]. (Not then hanging up: bytes that arrive with the 101
+        // and an immediate EOF can lose to the EOF inside NIO's upgrade buffering.)
+        let server = try await ScriptedHTTPServer { request in
+            let head = "HTTP/1.0 101 Upgraded\r\nDate: Sun, 22 Nov 2026 02:32:29 GMT\r\nConnection: Upgrade\r\n"
+                + "Upgrade: websocket\r\nSec-WebSocket-Accept: \(ScriptedHTTPServer.acceptValue(forRequest: request))\r\n"
+                + "Sec-WebSocket-Protocol: BLIP_3+CBMobile_2\r\nContent-Length: 0\r\n\r\n"
+            return .raw(Array(head.utf8) + [0x82, 0x03, 1, 2, 3], thenClose: false)
+        }
+        let transport = try await BLIPWebSocketClient.connect(
+            to: try #require(server.url()), options: BLIPWebSocketClientOptions(closeTimeout: .milliseconds(100)))
+        var frames = transport.incoming.makeAsyncIterator()
+        #expect(try await frames.next() == [1, 2, 3])
+        // The script never answers our close frame: close returns after the close timeout.
+        await transport.close(code: 1000, reason: "")
+        #expect(await webSocketError { try await transport.send([4]) } == .notConnected)
+        await server.stop()
+    }
+
     @Test func upgradeWithoutTheSubprotocolIsRejected() async throws {
         let server = try await ScriptedHTTPServer { request in
             .reply(Self.switchingProtocols(request, extraHeaders: ""), thenClose: false)
