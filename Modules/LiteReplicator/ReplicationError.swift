@@ -42,7 +42,9 @@ package struct ReplicationError: Error, Sendable, CustomStringConvertible {
     /// protocol refusals.
     package var isTransient: Bool {
         switch domain {
-        case .network: return true
+        // Network codes as CBLErrorNetworkBase + n: DNS, unknown host, timeout (1–3) and a
+        // connection refused or lost (0) may pass; a bad URL or a TLS refusal (4–12) will not.
+        case .network: return code <= 3
         case .http: return [408, 429, 500, 502, 503, 504].contains(code)
         case .webSocket: return ![1002, 1003, 1008].contains(code)
         case .blip: return code == 503
