@@ -41,7 +41,7 @@ public final class URLEndpointListener: Sendable {
     public var urls: [URL] {
         guard let server = state.withLock({ $0.server }),
               let url = server.url(forDatabase: config.database.name) else { return [] }
-        return [url]
+        return [url.lastPathComponent == "_blipsync" ? url.deletingLastPathComponent() : url]
     }
 
     /// Connections open now, and those busy replicating.
