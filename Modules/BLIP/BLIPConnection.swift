@@ -137,9 +137,10 @@ package final class BLIPConnection: Sendable {
             let fallback = BLIPMessage(kind: .error, number: reply.number, urgent: reply.urgent,
                                        properties: ["Error-Domain": "BLIP", "Error-Code": "500"],
                                        body: Array("reply could not be encoded: \(error)".utf8))
-            guard let encoded = try? BLIPOutgoingMessage(fallback) else { return }
+            guard let encoded = try? BLIPOutgoingMessage(fallback) else { return }  // allowed: a fixed ERR that cannot fail to encode
             outgoing = encoded
         }
+        // allowed: a reply to a closed connection has nobody to reach; the close is reported once, by waitUntilClosed()
         try? await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let (closed, wakeup) = state.withLock { state -> (BLIPError?, CheckedContinuation<Void, Never>?) in
                 if let closure = state.closure { return (closure.error, nil) }

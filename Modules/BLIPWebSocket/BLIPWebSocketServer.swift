@@ -110,7 +110,7 @@ package final class BLIPWebSocketServer: Sendable {
             state.port = nil
             return (state.serverChannel, state.acceptLoop, Array(state.connections.values))
         }
-        try? await serverChannel?.close()
+        try? await serverChannel?.close()  // allowed: stopping; an already-closed channel is the goal
         await withTaskGroup(of: Void.self) { group in
             for transport in connections {
                 group.addTask { await transport.close(code: 1001, reason: "server stopping") }
@@ -124,6 +124,7 @@ package final class BLIPWebSocketServer: Sendable {
     // MARK: Connections
 
     private func accept(on serverChannel: NIOAsyncChannel<EventLoopFuture<Outcome>, Never>) async {
+        // allowed: the accept loop ends when the server channel closes (stop) or fails; nothing to report to
         try? await serverChannel.executeThenClose { inbound in
             try await withThrowingDiscardingTaskGroup { group in
                 for try await upgrade in inbound {
@@ -134,6 +135,7 @@ package final class BLIPWebSocketServer: Sendable {
     }
 
     private func serve(_ upgrade: EventLoopFuture<Outcome>) async {
+        // allowed: a refused or failed handshake was already answered with its HTTP status
         guard case .upgraded(let connection)? = try? await upgrade.get() else { return }
         let transport = connection.transport
         let id = ObjectIdentifier(transport)

@@ -25,7 +25,7 @@ enum ServerCertificateCheck: Sendable {
         case .pinned(let pinned):
             return leaf == pinned ? nil : .pinnedCertificateMismatch
         case .selfSignedOnly:
-            guard let leaf, let certificate = try? Certificate(derEncoded: leaf) else {
+            guard let leaf, let certificate = try? Certificate(derEncoded: leaf) else {  // allowed: unreadable → rejected
                 return .untrustedCertificate("the server sent no readable certificate")
             }
             guard certificate.issuer == certificate.subject,

@@ -167,7 +167,7 @@ package struct ReplicationDatabase: Sendable {
     ///
     /// - Returns: whether the document is now in conflict.
     package func insert(_ revision: IncomingRevision, remoteID: UInt16?, allowConflict: Bool,
-                        filter: (@Sendable (ReplicationDocumentInfo) -> Bool)?) async throws -> InsertOutcome {
+                        filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?) async throws -> InsertOutcome {
         try await core.write { core in
             if revision.removed {
                 _ = try core.purgeDocument(id: revision.documentID)
@@ -182,7 +182,7 @@ package struct ReplicationDatabase: Sendable {
                 }
             }
             if let filter, let newest = revision.history.first,
-               !filter(ReplicationDocumentInfo(documentID: revision.documentID, revisionID: newest.string,
+               try !filter(ReplicationDocumentInfo(documentID: revision.documentID, revisionID: newest.string,
                                                deleted: revision.deleted, body: revision.deleted ? nil : body)) {
                 return .rejectedByFilter
             }

@@ -13,9 +13,9 @@ package struct ReplicationOptions: Sendable {
     /// Only these documents (nil: all).
     package var documentIDs: [String]?
     /// Decides whether a local revision is pushed.
-    package var pushFilter: (@Sendable (ReplicationDocumentInfo) -> Bool)?
+    package var pushFilter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?
     /// Decides whether a pulled revision is saved.
-    package var pullFilter: (@Sendable (ReplicationDocumentInfo) -> Bool)?
+    package var pullFilter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?
     /// Changes per `changes` / `proposeChanges` message (LiteCore: 200).
     package var changesBatchSize: Int = 200
     /// Revisions in flight at once (LiteCore 2.8: 10).

@@ -82,7 +82,7 @@ extension ReplicationSession {
         guard let filter = options?.pushFilter else { return changes }
         return try changes.filter { change in
             let body = change.deleted ? nil : try database.core.document(id: change.documentID)?.current?.body
-            return filter(ReplicationDocumentInfo(documentID: change.documentID, revisionID: change.revisionID.string,
+            return try filter(ReplicationDocumentInfo(documentID: change.documentID, revisionID: change.revisionID.string,
                                                   deleted: change.deleted, body: body))
         }
     }

@@ -93,7 +93,12 @@ import TestSupport
     @Test(arguments: enginePairs.indices)
     func aCustomResolverCanKeepTheLocalSide(pair: Int) async throws {
         struct LocalWins: ConflictResolverProtocol {
-            func resolve(conflict: Conflict) -> Document? { conflict.localDocument }
+            func resolve(conflict: Conflict) -> Document? {
+                // Both sides are shown with their revision IDs (generation 2 and 3 here).
+                guard conflict.localDocument?.revisionID?.hasPrefix("2-") == true,
+                      conflict.remoteDocument?.revisionID?.hasPrefix("3-") == true else { return nil }
+                return conflict.localDocument
+            }
         }
         try await withTwoDatabases(enginePairs[pair]) { source, target, _ in
             try saved(source, "doc", ["v": 0])
@@ -109,6 +114,29 @@ import TestSupport
             #expect(source.document(withID: "doc")?.int(forKey: "v") == 1)
             #expect(target.document(withID: "doc")?.int(forKey: "v") == 1)
             #expect(try snapshot(target) == snapshot(source))
+        }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
+    func filtersSeeEachRevisionWithItsIDAndBody(engine: StorageEngineKind) async throws {
+        try await withTwoDatabases((engine, engine)) { source, target, _ in
+            for index in 1...6 { try saved(source, "doc-\(index)", ["n": index]) }
+            let edited = try #require(source.document(withID: "doc-2")).toMutable()
+            edited.setInt(20, forKey: "n")
+            try source.saveDocument(edited)
+            let seen = Locked<[String: String]>([:])
+            let replicator = localReplicator(source, target, .push) { config in
+                config.pushFilter = { document, flags in
+                    seen.withLock { $0[document.id] = document.revisionID ?? "none" }
+                    return !flags.contains(.deleted) && document.int(forKey: "n") % 2 == 0
+                }
+            }
+            #expect(await replicator.runToCompletion().error == nil)
+            #expect(seen.withLock { $0 }["doc-2"] == source.document(withID: "doc-2")?.revisionID)
+            #expect(seen.withLock { $0.count } == 6)
+            #expect(target.count == 3)
+            #expect(target.document(withID: "doc-2")?.int(forKey: "n") == 20)
+            #expect(target.document(withID: "doc-1") == nil)
         }
     }
 

@@ -131,10 +131,10 @@ public final class Replicator: Sendable {
         options.resetCheckpoint = resetCheckpoint
         let database = config.database
         if let filter = config.pushFilter {
-            options.pushFilter = { info in filter(Self.document(for: info, in: database), Self.flags(info)) }
+            options.pushFilter = { info in filter(try Self.document(for: info, in: database), Self.flags(info)) }
         }
         if let filter = config.pullFilter {
-            options.pullFilter = { info in filter(Self.document(for: info, in: database), Self.flags(info)) }
+            options.pullFilter = { info in filter(try Self.document(for: info, in: database), Self.flags(info)) }
         }
         let resolver = config.conflictResolver.flatMap { $0 is DefaultConflictResolver ? nil : $0 }
         let resolverFunction: ConflictResolverFunction? = resolver.map { resolver in
