@@ -6,7 +6,7 @@ import LiteDatabase
 /// objects, or a folder of `.json` files (one document each), in batched transactions.
 ///
 /// Each document's ID is its `idKey` property (default `_id`), else the file name for a folder
-/// entry, else a new random ID. `_id` itself is never stored in the body.
+/// entry, else a new random ID. The ID property is not stored in the body (as 2.8's `cblite cp`).
 ///
 /// ```swift
 /// let count = try DocumentImporter.importDocuments(into: core, from: "travel.jsonl")
@@ -40,7 +40,7 @@ package enum DocumentImporter {
             let range = start..<min(start + batchSize, items.count)
             try DatabaseToolsError.wrapping(.ioFailure, "cannot import into \(core.bundle.path)") {
                 try core.inTransaction {
-                    for index in range { try save(items[index], id: ids[index], into: core) }
+                    for index in range { try save(items[index], id: ids[index].id, idKey: ids[index].fromProperty ? idKey : nil, into: core) }
                 }
             }
             saved += range.count
@@ -49,24 +49,36 @@ package enum DocumentImporter {
         return saved
     }
 
-    private static func documentID(of item: Item, idKey: String) throws -> String {
+    private static func documentID(of item: Item, idKey: String) throws -> (id: String, fromProperty: Bool) {
         guard item.json.first(where: { !isWhitespace($0) }) == UInt8(ascii: "{") else {
             throw DatabaseToolsError(.invalidArgument, "\(item.origin) is not a JSON object")
         }
         let (present, value) = try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin) is not valid JSON") {
             try item.json.withUnsafeBytes { try JSONConverter.topLevelValue(forKey: idKey, inJSON: $0) }
         }
-        if let value { return value }
+        if let value { return (value, true) }
         if present {
             throw DatabaseToolsError(.invalidArgument, "\(item.origin): property \"\(idKey)\" is not a string")
         }
-        return item.fallbackID ?? UUID().uuidString.lowercased()
+        return (item.fallbackID ?? UUID().uuidString.lowercased(), false)
     }
 
-    private static func save(_ item: Item, id: String, into core: DatabaseCore) throws {
+    /// Saves one document. When its ID came from a property, the body is made as Couchbase
+    /// Lite 2.8's `cblite cp` makes it, so revision IDs match the real tool's on the same file:
+    /// the whole object is encoded (its ID key joins the shared keys like any other key), then
+    /// copied without that key, entries in stored order.
+    private static func save(_ item: Item, id: String, idKey: String?, into core: DatabaseCore) throws {
         try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin): cannot save document \"\(id)\"") {
             try core.saveRevision(id: id, base: nil, policy: .lastWriteWins) { encoder in
-                try item.json.withUnsafeBytes { _ = try JSONConverter.write(json: $0, to: encoder, skipping: ["_id"]) }
+                guard let idKey else {
+                    try item.json.withUnsafeBytes { _ = try JSONConverter.write(json: $0, to: encoder, skipping: ["_id"]) }
+                    return
+                }
+                let whole = try item.json.withUnsafeBytes {
+                    try JSONConverter.fleece(fromJSONBytes: $0, sharedKeys: core.sharedKeys)
+                }
+                let document = try FleeceDocument(bytes: whole, sharedKeys: core.sharedKeys, trusted: true)
+                encoder.writeDictionary(document.root, omitting: idKey)
             }
         }
     }

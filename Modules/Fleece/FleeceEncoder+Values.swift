@@ -38,6 +38,26 @@ extension FleeceEncoder {
         }
     }
 
+    /// Writes a copy of a dictionary without the entry `omitted`, entries in the dictionary's
+    /// stored order: what Couchbase Lite 2.8's `cblite cp` does to a JSON line after taking its
+    /// document ID out (a mutable copy, the key removed, written back), so bodies and revision
+    /// IDs match the real tool's.
+    package func writeDictionary(_ value: FleeceValue, omitting omitted: String) {
+        guard let dict = value.dictionary else {
+            writeValue(value)
+            return
+        }
+        beginDictionary(reservingCapacity: dict.count)
+        for index in 0..<dict.count {
+            let key = dict.keyValue(index)
+            let name = key.tag == 4 ? key.string : value.document.sharedKeys?.string(for: Int(key.int64))
+            if name == omitted { continue }
+            writeKey(key, from: value.document)
+            writeValue(FleeceValue(document: value.document, offset: dict.valueOffset(index)))
+        }
+        endDictionary()
+    }
+
     func writeKey(_ key: FleeceValue, from document: FleeceDocument) {
         if key.tag == 4 {
             key.withPayload { writeKeyBytes($0) }
