@@ -4,7 +4,13 @@ import LiteDatabase
 
 /// Keeps an active replication's checkpoint: the copy on the peer (`setCheckpoint`, with the
 /// peer's revision) and the local copy, saved after the peer's, one save at a time.
+///
+/// As LiteCore 2.8 (`kDefaultCheckpointSaveDelay`), progress is saved about five seconds after
+/// the first unsaved change, and at the end: a short replication sends one `setCheckpoint`.
 package actor CheckpointKeeper {
+    /// How long progress may stay unsaved.
+    static let saveDelay: Duration = .seconds(5)
+    private var autosave: Task<Void, Never>?
     let id: String
     let store: CheckpointStore
     let connection: BLIPConnection
@@ -64,6 +70,23 @@ package actor CheckpointKeeper {
 
     private func markDirty() async {
         dirty = true
+        guard autosave == nil else { return }
+        autosave = Task { [weak self] in
+            try? await Task.sleep(for: Self.saveDelay)  // allowed: cancelled when a final save comes first
+            guard !Task.isCancelled else { return }
+            await self?.autosaveFired()
+        }
+    }
+
+    private func autosaveFired() async {
+        autosave = nil
+        await save()
+    }
+
+    /// Saves now (the end of a replication) and stops the pending autosave.
+    func flush() async {
+        autosave?.cancel()
+        autosave = nil
         await save()
     }
 

@@ -35,7 +35,7 @@ extension ReplicationSession {
                 }
                 try await group.waitForAll()
             }
-            await keeper.save()
+            await keeper.flush()
             if let failure = state.withLock({ $0.failure }) { throw failure }
             if let failure = await keeper.failure() { throw failure }
             await connection.close(code: 1000, reason: "")

@@ -1,5 +1,6 @@
 import BLIP
 import BlobStore
+import Fleece
 import Foundation
 import LiteDatabase
 
@@ -139,8 +140,13 @@ extension ReplicationSession {
         }
         addTotal(wanted)
         let maxHistory = (try? database.core.maxRevTreeDepth()) ?? 20
-        await request.respond(properties: ["maxHistory": String(maxHistory), "blobs": "true"],
-                              body: Array(MessageJSON.encode(answers).utf8), compressed: true, urgent: true)
+        var properties: BLIPProperties = ["maxHistory": String(maxHistory), "blobs": "true"]
+        // A puller says once that it takes deltas, as Couchbase Lite 2.8's does.
+        if isActive, state.withLock({ state in defer { state.announcedDeltas = true }; return !state.announcedDeltas }) {
+            properties["deltas"] = "true"
+        }
+        await request.respond(properties: properties, body: Array(MessageJSON.encode(answers).utf8),
+                              compressed: true, urgent: true)
         if case .active = role { await pullProgressed() }
     }
 
@@ -202,9 +208,7 @@ extension ReplicationSession {
             throw ReplicationError(.http, 400, "rev needs \"id\" and \"rev\" properties")
         }
         try DatabaseCore.validate(documentID: id)
-        if properties["deltaSrc"] != nil {
-            throw ReplicationError(.http, 400, "rev: deltas were not asked for")
-        }
+
         var history = [try parseRevisionID(revText, documentID: id)]
         if let text = properties["history"], !text.isEmpty {
             for part in text.split(separator: ",") {
@@ -217,6 +221,9 @@ extension ReplicationSession {
         let deleted = Self.flag(properties["deleted"])
         var json = request.message.body
         if json.isEmpty { json = Array("{}".utf8) }
+        if let deltaSource = properties["deltaSrc"] {
+            json = try applyDelta(json, base: parseRevisionID(deltaSource, documentID: id), documentID: id)
+        }
         guard let object = MessageJSON.decode(json) as? [String: Any] else {
             throw ReplicationError(.http, 400, "rev \(revText) of \"\(id)\": the body is not a JSON object")
         }
@@ -241,6 +248,24 @@ extension ReplicationSession {
                                                                                  message: "rejected by the pull filter")
                                                             : nil)]))
             completePulled(sequence: properties["sequence"])
+        }
+    }
+
+    /// A `rev` body sent as a JSON delta from `base` (a revision we said we have): the full
+    /// body as JSON.
+    func applyDelta(_ delta: [UInt8], base: RevisionID, documentID id: String) throws -> [UInt8] {
+        let core = database.core
+        guard let document = try core.document(id: id), let revision = document.tree.revision(base),
+              let body = revision.body else {
+            throw ReplicationError(.http, 404, "rev of \"\(id)\": the delta's base revision \(base) is not here")
+        }
+        do {
+            let baseDocument = try FleeceDocument(bytes: body.isEmpty ? StoredDocument.emptyDictionary : body,
+                                                  sharedKeys: core.sharedKeys)
+            let merged = try JSONDelta.apply(String(decoding: delta, as: UTF8.self), to: baseDocument.root)
+            return Array(try JSONConverter.json(fromFleece: merged).utf8)
+        } catch {
+            throw ReplicationError(.http, 400, "rev of \"\(id)\": the delta from \(base) cannot be applied", underlying: error)
         }
     }
 

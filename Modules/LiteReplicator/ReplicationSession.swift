@@ -42,6 +42,8 @@ package final class ReplicationSession: Sendable {
         /// The first fatal error (stops the session).
         var failure: ReplicationError?
         var checkpointKeeper: CheckpointKeeper?
+        /// Active pull: `deltas=true` was said (once, on the first `changes` reply).
+        var announcedDeltas = false
     }
 
     package init(database: DatabaseCore, connection: BLIPConnection, role: Role,

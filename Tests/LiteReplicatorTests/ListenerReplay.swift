@@ -105,12 +105,17 @@ struct ListenerReplay {
     }
 }
 
-/// JSON bodies compared as values; anything else as bytes.
+/// JSON bodies compared as values (sorted keys); anything else as bytes.
 func sameBody(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
     if lhs == rhs { return true }
-    guard let left = try? JSONSerialization.jsonObject(with: Data(lhs), options: [.fragmentsAllowed]),
-          let right = try? JSONSerialization.jsonObject(with: Data(rhs), options: [.fragmentsAllowed]) else { return false }
-    return (left as? NSObject)?.isEqual(right) == true
+    func canonical(_ bytes: [UInt8]) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+    guard let left = canonical(lhs) else { return false }
+    return left == canonical(rhs)
 }
 
 /// Opens once; everyone waiting (or coming later) passes.
