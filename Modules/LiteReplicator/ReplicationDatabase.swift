@@ -162,40 +162,36 @@ package struct ReplicationDatabase: Sendable {
         return result
     }
 
-    /// Saves a received revision with its history (or purges the document for a removal), in
-    /// one transaction; conflicts are kept as a branch when `allowConflict`, refused otherwise.
-    ///
-    /// - Returns: whether the document is now in conflict.
-    package func insert(_ revision: IncomingRevision, remoteID: UInt16?, allowConflict: Bool,
-                        filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?) async throws -> InsertOutcome {
-        try await core.write { core in
-            if revision.removed {
-                _ = try core.purgeDocument(id: revision.documentID)
-                return .purged
-            }
-            let body: [UInt8]
-            if revision.deleted && (revision.json.isEmpty || revision.json == Array("{}".utf8)) {
-                body = StoredDocument.emptyDictionary
-            } else {
-                body = try revision.json.withUnsafeBytes {
-                    try JSONConverter.fleece(fromJSONBytes: $0, sharedKeys: core.sharedKeys)
-                }
-            }
-            if let filter, let newest = revision.history.first,
-               try !filter(ReplicationDocumentInfo(documentID: revision.documentID, revisionID: newest.string,
-                                               deleted: revision.deleted, body: revision.deleted ? nil : body)) {
-                return .rejectedByFilter
-            }
-            if !allowConflict, let existing = try core.document(id: revision.documentID),
-               let current = existing.current, !current.isDeleted, !revision.history.contains(current.id) {
-                throw ReplicationError(.http, 409, "revision \(revision.history.first?.string ?? "?") of "
-                                       + "\"\(revision.documentID)\" conflicts with the current revision \(current.id)")
-            }
-            let (document, _) = try core.insertRevision(id: revision.documentID, history: revision.history, body: body,
-                                                        deleted: revision.deleted, markConflict: true,
-                                                        remoteID: remoteID)
-            return document.tree.hasConflict ? .conflicted : .saved
+    /// Saves a received revision with its history (or purges the document for a removal) in
+    /// the caller's transaction; conflicts are kept as a branch when `allowConflict`, refused
+    /// otherwise. Logical refusals throw before anything is written.
+    package static func insert(_ revision: IncomingRevision, into core: DatabaseCore, remoteID: UInt16?, allowConflict: Bool,
+                               filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?) throws -> InsertOutcome {
+        if revision.removed {
+            _ = try core.purgeDocument(id: revision.documentID)
+            return .purged
         }
+        let body: [UInt8]
+        if revision.deleted && (revision.json.isEmpty || revision.json == Array("{}".utf8)) {
+            body = StoredDocument.emptyDictionary
+        } else {
+            body = try revision.json.withUnsafeBytes {
+                try JSONConverter.fleece(fromJSONBytes: $0, sharedKeys: core.sharedKeys)
+            }
+        }
+        if let filter, let newest = revision.history.first,
+           try !filter(ReplicationDocumentInfo(documentID: revision.documentID, revisionID: newest.string,
+                                               deleted: revision.deleted, body: revision.deleted ? nil : body)) {
+            return .rejectedByFilter
+        }
+        if !allowConflict, let existing = try core.document(id: revision.documentID),
+           let current = existing.current, !current.isDeleted, !revision.history.contains(current.id) {
+            throw ReplicationError(.http, 409, "revision \(revision.history.first?.string ?? "?") of "
+                                   + "\"\(revision.documentID)\" conflicts with the current revision \(current.id)")
+        }
+        let (document, _) = try core.insertRevision(id: revision.documentID, history: revision.history, body: body,
+                                                    deleted: revision.deleted, markConflict: true, remoteID: remoteID)
+        return document.tree.hasConflict ? .conflicted : .saved
     }
 
     /// What saving a received revision did.

@@ -236,8 +236,7 @@ extension ReplicationSession {
         }
         let incoming = IncomingRevision(documentID: id, history: history, deleted: deleted, json: json, removed: removed)
         let noConflicts = Self.flag(properties["noconflicts"]) || !isActive
-        let outcome = try await database.insert(incoming, remoteID: remoteID, allowConflict: !noConflicts,
-                                                filter: options?.pullFilter)
+        let outcome = try await inserter.insert(incoming, allowConflict: !noConflicts)
         if outcome == .conflicted { try await resolveConflict(documentID: id, pulled: history[0]) }
         await request.respond()
         if isActive {

@@ -22,6 +22,8 @@ package final class ReplicationSession: Sendable {
     let onEvent: @Sendable (ReplicationEvent) -> Void
     let conflictResolver: ConflictResolverFunction?
     let state = Locked(State())
+    /// Saves received revisions, several per transaction.
+    let inserter: RevisionInserter
 
     struct State {
         /// The peer's `maxHistory` (from its replies).
@@ -50,6 +52,13 @@ package final class ReplicationSession: Sendable {
                  conflictResolver: ConflictResolverFunction? = nil,
                  onEvent: @escaping @Sendable (ReplicationEvent) -> Void = { _ in }) {
         self.database = ReplicationDatabase(core: database)
+        var remote: UInt16?
+        var filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?
+        if case .active(let options) = role {
+            remote = options.remoteID
+            filter = options.pullFilter
+        }
+        inserter = RevisionInserter(core: database, remoteID: remote, filter: filter)
         self.connection = connection
         self.role = role
         self.conflictResolver = conflictResolver
