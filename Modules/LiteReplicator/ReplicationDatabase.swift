@@ -62,11 +62,14 @@ package struct ReplicationDatabase: Sendable {
         for entry in entries {
             if let documentIDs, !documentIDs.contains(entry.documentID) { continue }
             if activeOnly && entry.flags.contains(.deleted) { continue }
-            guard let document = try core.document(id: entry.documentID), let current = document.current,
-                  document.sequence == entry.sequence else { continue }
+            // One read: the record gives the tree and its stored size (LiteCore's bodySize).
+            guard let record = try DatabaseError.mapping("reading \"\(entry.documentID)\"", { try core.documents.get(entry.documentID) }),
+                  record.sequence == entry.sequence else { continue }
+            let document = try StoredDocument(record: record)
+            guard let current = document.current else { continue }
             let remote = remoteID.flatMap { document.tree.remoteRevision($0)?.id }
             if remote != nil && remote == current.id { continue }
-            let size = (try? document.tree.encoded().count) ?? 0
+            let size = record.body.count
             result.append(OutgoingChange(documentID: document.id, revisionID: current.id, sequence: document.sequence,
                                          deleted: current.isDeleted, bodySize: size, remoteAncestor: remote))
         }

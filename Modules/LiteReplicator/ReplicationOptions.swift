@@ -18,8 +18,10 @@ package struct ReplicationOptions: Sendable {
     package var pullFilter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?
     /// Changes per `changes` / `proposeChanges` message (LiteCore: 200).
     package var changesBatchSize: Int = 200
-    /// Revisions in flight at once (LiteCore 2.8: 10).
-    package var maxRevsInFlight: Int = 10
+    /// Revisions sent and not yet answered, at most. LiteCore 2.8 transmits 10 at once and
+    /// lets up to 2 MB wait for replies; we cannot see "transmitted", so we bound the waiting
+    /// ones, at the size of its insertion batches (100), which keeps the peer's batches full.
+    package var maxRevsInFlight: Int = 100
     /// Start from scratch instead of the saved checkpoint.
     package var resetCheckpoint: Bool = false
     /// The number this remote has in the documents' remote-revision maps.

@@ -21,7 +21,7 @@ extension ReplicationSession {
         defer { changeSignal.stop() }
         let tracker = Locked(SequenceTracker<UInt64>(start: start))
         let synced = Locked<[(id: String, sequence: UInt64)]>([])
-        let maxInFlight = options?.maxRevsInFlight ?? 10
+        let maxInFlight = options?.maxRevsInFlight ?? 100
         var since = start
         var announcedCaughtUp = false
         try await withThrowingTaskGroup(of: Void.self) { group in
