@@ -118,6 +118,27 @@ import TestSupport
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func eachTargetGetsEverythingWhateverWentToAnother(engine: StorageEngineKind) async throws {
+        try await withTwoDatabases((engine, engine)) { source, first, directory in
+            for index in 1...12 { try saved(source, "doc-\(index)", ["n": index]) }
+            #expect(await localReplicator(source, first, .push).runToCompletion().error == nil)
+            let second = try Database(name: "second", config: engine.config(in: directory))
+            defer { try? second.close() }
+            let replicator = localReplicator(source, second, .push)
+            #expect(try replicator.pendingDocumentIds().count == 12)
+            #expect(await replicator.runToCompletion().error == nil)
+            #expect(second.count == 12)
+            // Still nothing pending for the first one, and an edit is pending for both.
+            #expect(try localReplicator(source, first, .push).pendingDocumentIds().isEmpty)
+            let edited = try #require(source.document(withID: "doc-1")).toMutable()
+            edited.setInt(100, forKey: "n")
+            try source.saveDocument(edited)
+            #expect(try localReplicator(source, first, .push).pendingDocumentIds() == ["doc-1"])
+            #expect(try localReplicator(source, second, .push).pendingDocumentIds() == ["doc-1"])
+        }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func filtersSeeEachRevisionWithItsIDAndBody(engine: StorageEngineKind) async throws {
         try await withTwoDatabases((engine, engine)) { source, target, _ in
             for index in 1...6 { try saved(source, "doc-\(index)", ["n": index]) }

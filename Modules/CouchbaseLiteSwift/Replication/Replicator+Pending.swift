@@ -25,7 +25,9 @@ extension Replicator {
             let since = try store.localCheckpoint(id: id)?.local ?? 0
             var ids = config.documentIDs.map(Set.init)
             if let documentID { ids = ids.map { $0.intersection([documentID]) } ?? [documentID] }
-            return try ReplicationDatabase(core: core).changes(since: since, limit: .max, remoteID: StoredDocument.defaultRemoteID,
+            // A remote never replicated with has no number yet: everything is pending.
+            let remoteID = try RemoteDatabaseIDs.id(for: remoteURLString, in: core, create: false)
+            return try ReplicationDatabase(core: core).changes(since: since, limit: .max, remoteID: remoteID ?? 0,
                                                                 documentIDs: ids).changes
         }
     }

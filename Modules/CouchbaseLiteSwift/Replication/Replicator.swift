@@ -126,6 +126,9 @@ public final class Replicator: Sendable {
         defer { cleanup() }
         var options = ReplicationOptions(push: config.replicatorType != .pull, pull: config.replicatorType != .push,
                                          continuous: config.continuous, remoteURL: remoteURL)
+        options.remoteID = try CouchbaseLiteError.wrapping("numbering the remote \(remoteURL)") {
+            try RemoteDatabaseIDs.id(for: remoteURL, in: config.database.core, create: true) ?? 1
+        }
         options.channels = config.channels
         options.documentIDs = config.documentIDs
         options.resetCheckpoint = resetCheckpoint
