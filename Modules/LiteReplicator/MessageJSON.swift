@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Small JSON helpers for message bodies (change lists, checkpoint values).
 package enum MessageJSON {
@@ -17,4 +20,23 @@ package enum MessageJSON {
 
     /// A JSON string literal.
     package static func quoted(_ string: String) -> String { encode(string) }
+
+    /// Whether `bytes` contain `needle` (revision bodies are scanned for a few keys before
+    /// anything costlier is done): memchr for the first byte, then a comparison.
+    package static func contains(_ bytes: [UInt8], _ needle: String) -> Bool {
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first, bytes.count >= pattern.count else { return false }
+        return bytes.withUnsafeBytes { haystack -> Bool in
+            guard let base = haystack.baseAddress else { return false }
+            var offset = 0
+            let last = haystack.count - pattern.count
+            while offset <= last {
+                guard let found = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+                let position = base.distance(to: UnsafeRawPointer(found))
+                if memcmp(base + position, pattern, pattern.count) == 0 { return true }
+                offset = position + 1
+            }
+            return false
+        }
+    }
 }

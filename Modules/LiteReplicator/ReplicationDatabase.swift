@@ -146,7 +146,7 @@ package struct ReplicationDatabase: Sendable {
     /// The blob digests a received body refers to that this database lacks, with their
     /// declared lengths and content types.
     package func missingBlobs(inJSON json: [UInt8]) throws -> [(key: BlobKey, length: Int64?, contentType: String?)] {
-        guard json.count > 8, json.firstRange(of: Array("\"digest\"".utf8)) != nil else { return [] }
+        guard json.count > 8, MessageJSON.contains(json, "\"digest\"") else { return [] }
         let fleece = try json.withUnsafeBytes { try JSONConverter.fleece(fromJSONBytes: $0) }
         let root = try FleeceDocument(bytes: fleece, sharedKeys: nil).root
         var result: [(BlobKey, Int64?, String?)] = []
@@ -178,9 +178,7 @@ package struct ReplicationDatabase: Sendable {
         if revision.deleted && (revision.json.isEmpty || revision.json == Array("{}".utf8)) {
             body = StoredDocument.emptyDictionary
         } else {
-            body = try revision.json.withUnsafeBytes {
-                try JSONConverter.fleece(fromJSONBytes: $0, sharedKeys: core.sharedKeys)
-            }
+            body = try encodeBody(revision.json, sharedKeys: core.sharedKeys)
         }
         if let filter, let newest = revision.history.first,
            try !filter(ReplicationDocumentInfo(documentID: revision.documentID, revisionID: newest.string,
@@ -195,6 +193,22 @@ package struct ReplicationDatabase: Sendable {
         let (document, _) = try core.insertRevision(id: revision.documentID, history: revision.history, body: body,
                                                     deleted: revision.deleted, markConflict: true, remoteID: remoteID)
         return document.tree.hasConflict ? .conflicted : .saved
+    }
+
+    /// Top-level properties 2.x bodies must not carry (LiteCore strips them from incoming
+    /// revisions: 1.x-style metadata).
+    static let specialKeys: Set<String> = ["_id", "_rev", "_deleted", "_revisions"]
+
+    /// A received JSON body as Fleece with the database's shared keys, without the special
+    /// top-level properties.
+    static func encodeBody(_ json: [UInt8], sharedKeys: SharedKeys) throws -> [UInt8] {
+        let mayHaveSpecialKeys = specialKeys.contains { MessageJSON.contains(json, "\"\($0)\"") }
+        return try json.withUnsafeBytes { buffer in
+            guard mayHaveSpecialKeys else { return try JSONConverter.fleece(fromJSONBytes: buffer, sharedKeys: sharedKeys) }
+            let encoder = FleeceEncoder(sharedKeys: sharedKeys, reservingCapacity: buffer.count)
+            _ = try JSONConverter.write(json: buffer, to: encoder, skipping: specialKeys)
+            return try encoder.finish()
+        }
     }
 
     /// What saving a received revision did.

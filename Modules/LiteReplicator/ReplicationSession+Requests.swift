@@ -224,13 +224,12 @@ extension ReplicationSession {
         if let deltaSource = properties["deltaSrc"] {
             json = try applyDelta(json, base: parseRevisionID(deltaSource, documentID: id), documentID: id)
         }
-        guard let object = MessageJSON.decode(json) as? [String: Any] else {
+        guard json.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") else {
             throw ReplicationError(.http, 400, "rev \(revText) of \"\(id)\": the body is not a JSON object")
         }
-        let removed = (object["_removed"] as? Bool) == true
-        if !removed && object.keys.contains(where: { $0 == "_id" || $0 == "_rev" || $0 == "_deleted" }) {
-            json = Self.strippingSpecialKeys(object)
-        }
+        // `_removed: true` means the peer withdrew access (checked only when the key is there).
+        let removed = MessageJSON.contains(json, "\"_removed\"")
+            && (MessageJSON.decode(json) as? [String: Any])?["_removed"] as? Bool == true
         for blob in try database.missingBlobs(inJSON: json) {
             try await fetchBlob(blob.key, length: blob.length, contentType: blob.contentType, documentID: id)
         }
@@ -336,11 +335,5 @@ extension ReplicationSession {
         for prefix in ["image/", "audio/", "video/"] where type.hasPrefix(prefix) { return false }
         for marker in ["zip", "gzip", "compressed", "x-7z", "x-rar", "x-bzip"] where type.contains(marker) { return false }
         return true
-    }
-
-    static func strippingSpecialKeys(_ object: [String: Any]) -> [UInt8] {
-        var copy = object
-        for key in ["_id", "_rev", "_deleted", "_revisions"] { copy.removeValue(forKey: key) }
-        return Array(MessageJSON.encode(copy).utf8)
     }
 }
