@@ -16,6 +16,8 @@ extension ReplicationSession {
 
     /// The JSON text of a `sequence` property, comparable with change-list entries.
     static func normalizedSequence(_ property: String) -> String {
+        // A plain number (LiteCore's sequences) is its own JSON text.
+        if !property.isEmpty, property.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return property }
         if let value = MessageJSON.decode(Array(property.utf8)) { return MessageJSON.encode(value) }
         return MessageJSON.quoted(property)
     }
