@@ -137,7 +137,12 @@ package enum BLIPWebSocketClient {
             })
         var configuration = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: upgradeConfiguration)
         configuration.leftOverBytesStrategy = .forwardBytes
-        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
+        let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
+        // NIO writes `Connection: upgrade`; Couchbase Lite's listener compares the value
+        // case-sensitively with "Upgrade" and answers 405 otherwise (seen with the real 2.8).
+        let encoder = try channel.pipeline.syncOperations.handler(type: HTTPRequestEncoder.self)
+        try channel.pipeline.syncOperations.addHandler(UpgradeHeaderCasing(), position: .after(encoder))
+        return upgrade
     }
 
     private static func makeTLSContext(customVerification: Bool) throws -> NIOSSLContext {

@@ -18,7 +18,11 @@ package actor CheckpointKeeper {
     private var remoteRevision: String
     private var dirty = false
     private var saving = false
+    /// Callers waiting for the running save loop (which saves again if they made it dirty).
+    private var saveWaiters: [CheckedContinuation<Void, Never>] = []
     private var lastError: ReplicationError?
+    /// Whether a local copy of the checkpoint was found when the replication started.
+    private(set) var hadLocalCheckpoint = false
 
     init(id: String, store: CheckpointStore, connection: BLIPConnection, checkpoint: ReplicationCheckpoint,
          remoteRevision: String) {
@@ -50,9 +54,13 @@ package actor CheckpointKeeper {
             start.local = local.local == remote.local ? local.local : 0
             start.remote = local.remote == remote.remote ? local.remote : nil
         }
-        return CheckpointKeeper(id: id, store: store, connection: connection, checkpoint: start,
-                                remoteRevision: remoteRevision)
+        let keeper = CheckpointKeeper(id: id, store: store, connection: connection, checkpoint: start,
+                                      remoteRevision: remoteRevision)
+        await keeper.setHadLocalCheckpoint(local != nil)
+        return keeper
     }
+
+    private func setHadLocalCheckpoint(_ value: Bool) { hadLocalCheckpoint = value }
 
     /// Pushed everything up to `sequence`.
     func update(local sequence: UInt64) async {
@@ -90,11 +98,20 @@ package actor CheckpointKeeper {
         await save()
     }
 
-    /// Saves until nothing is dirty; a concurrent call leaves the work to the running one.
+    /// Saves until nothing is dirty; a call during a running save waits for that loop, which
+    /// saves again for it (so the final save of a replication is never skipped).
     func save() async {
-        guard !saving else { return }
+        guard !saving else {
+            await withCheckedContinuation { saveWaiters.append($0) }
+            return
+        }
         saving = true
-        defer { saving = false }
+        defer {
+            saving = false
+            let waiters = saveWaiters
+            saveWaiters.removeAll()
+            for waiter in waiters { waiter.resume() }
+        }
         while dirty {
             dirty = false
             let snapshot = checkpoint

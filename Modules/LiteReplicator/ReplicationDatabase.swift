@@ -56,7 +56,7 @@ package struct ReplicationDatabase: Sendable {
     /// whose current revision came from (or went to) remote `remoteID` are skipped when
     /// `skipKnownTo` is set, so a push–pull pair does not echo what it just pulled.
     package func changes(since: UInt64, limit: Int, remoteID: UInt16?, activeOnly: Bool = false,
-                         documentIDs: Set<String>?) throws -> (changes: [OutgoingChange], lastSequence: UInt64) {
+                         documentIDs: Set<String>?) throws -> (changes: [OutgoingChange], lastSequence: UInt64, exhausted: Bool) {
         let entries = try core.changes(since: since, limit: limit)
         var result: [OutgoingChange] = []
         for entry in entries {
@@ -73,7 +73,7 @@ package struct ReplicationDatabase: Sendable {
             result.append(OutgoingChange(documentID: document.id, revisionID: current.id, sequence: document.sequence,
                                          deleted: current.isDeleted, bodySize: size, remoteAncestor: remote))
         }
-        return (result, entries.last?.sequence ?? since)
+        return (result, entries.last?.sequence ?? since, entries.count < limit)
     }
 
     /// The current revision of a document, to send; nil when it no longer is `revisionID`'s

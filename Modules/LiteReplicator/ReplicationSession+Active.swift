@@ -22,9 +22,13 @@ extension ReplicationSession {
                                                          reset: options.resetCheckpoint)
             state.withLock { $0.checkpointKeeper = keeper }
             let start = await keeper.checkpoint
+            // As LiteCore: only a first pull into an empty database may skip deletions.
+            let emptyDatabase = try database.core.lastSequence() == 0
+            let hadLocalCheckpoint = await keeper.hadLocalCheckpoint
+            let skipDeleted = emptyDatabase && (options.resetCheckpoint || !hadLocalCheckpoint)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 if options.pull {
-                    group.addTask { [self] in try await pull(from: start.remote, options: options) }
+                    group.addTask { [self] in try await pull(from: start.remote, skipDeleted: skipDeleted, options: options) }
                 }
                 if options.push {
                     group.addTask { [self] in
@@ -52,12 +56,12 @@ extension ReplicationSession {
     }
 
     /// Asks the peer for its changes and waits (one-shot) until they are all saved.
-    private func pull(from since: String?, options: ReplicationOptions) async throws {
+    private func pull(from since: String?, skipDeleted: Bool, options: ReplicationOptions) async throws {
         var properties: BLIPProperties = ["Profile": "subChanges"]
         if let since { properties["since"] = since }
         if options.continuous { properties["continuous"] = "true" }
         properties["batch"] = String(options.changesBatchSize)
-        if since == nil { properties["activeOnly"] = "true" }
+        if skipDeleted { properties["activeOnly"] = "true" }
         if let channels = options.channels, !channels.isEmpty {
             properties["filter"] = "sync_gateway/bychannel"
             properties["channels"] = channels.joined(separator: ",")

@@ -5,13 +5,14 @@ import LiteDatabase
 
 extension ReplicationSession {
     /// Marks a pulled revision's remote sequence complete (saved, refused or not sent).
-    func completePulled(sequence: String?) {
+    func completePulled(sequence: String?) async {
         let key = sequence.map(Self.normalizedSequence)
         state.withLock { state in
             state.pullTracker.complete { key == nil || $0 == key }
         }
         addCompleted(1)
-        Task { await pullProgressed() }
+        // Awaited: the checkpoint holds this progress before anyone learns the pull is done.
+        await pullProgressed()
     }
 
     /// The JSON text of a `sequence` property, comparable with change-list entries.

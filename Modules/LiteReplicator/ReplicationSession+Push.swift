@@ -24,15 +24,16 @@ extension ReplicationSession {
         let maxInFlight = options?.maxRevsInFlight ?? 100
         var since = start
         var announcedCaughtUp = false
+        var stopListing = false
         try await withThrowingTaskGroup(of: Void.self) { group in
             var inFlight = 0
             while true {
                 try Task.checkCancellation()
                 let activeOnly: Bool
-                if case .changes(let flag) = mode { activeOnly = flag && since == 0 } else { activeOnly = false }
+                if case .changes(let flag) = mode { activeOnly = flag } else { activeOnly = false }
                 let batch = try database.changes(since: since, limit: batchSize, remoteID: remoteID,
                                                  activeOnly: activeOnly, documentIDs: documentIDs)
-                if batch.lastSequence == since {
+                if batch.lastSequence == since || stopListing {
                     // Nothing new: finish what is in flight, say so, then wait or stop.
                     while inFlight > 0 { try await group.next(); inFlight -= 1 }
                     try await flushPushProgress(tracker: tracker, synced: synced)
@@ -61,6 +62,16 @@ extension ReplicationSession {
                 if offered.isEmpty { continue }
                 offered.sort { $0.sequence < $1.sequence }
                 let wanted = try await offer(offered, mode: mode, tracker: tracker)
+                // As LiteCore's passive pusher: say "caught up" as soon as a listing reaches
+                // the end, not after every revision is answered.
+                if case .changes = mode, batch.exhausted, !announcedCaughtUp {
+                    announcedCaughtUp = true
+                    try await sendNoReply(BLIPMessage(urgent: true, properties: ["Profile": "changes"],
+                                                      body: Array("[]".utf8)))
+                    // One-shot: what changes after the end was reached (e.g. the revisions the
+                    // peer is pushing to us meanwhile) is not offered back, as in LiteCore.
+                    if !continuous { stopListing = true }
+                }
                 addTotal(wanted.count)
                 for (change, known) in wanted {
                     if inFlight >= maxInFlight { try await group.next(); inFlight -= 1 }

@@ -19,7 +19,7 @@ extension ReplicationSession {
             case "proposeChanges": try await handleProposeChanges(request)
             case "rev":
                 spawn { [self] in await handleRevisionReportingErrors(request) }
-            case "norev": handleNoRevision(request)
+            case "norev": await handleNoRevision(request)
             case "getAttachment":
                 spawn { [self] in await handleGetAttachmentReportingErrors(request) }
             case "proveAttachment": try await handleProveAttachment(request)
@@ -134,8 +134,8 @@ extension ReplicationSession {
             }
         }
         while let last = answers.last as? Int, last == 0 { answers.removeLast() }
+        // "Caught up" stays said: later changes (continuous) just add revisions to wait for.
         state.withLock { state in
-            state.pullCaughtUp = false
             for (sequence, done) in sequences { state.pullTracker.add(sequence, done: done) }
         }
         addTotal(wanted)
@@ -194,7 +194,7 @@ extension ReplicationSession {
                 onEvent(.documentsEnded([ReplicatedDocument(documentID: id, revisionID: revText, isPush: false,
                                                             deleted: Self.flag(properties["deleted"]),
                                                             error: ReplicationFailure(replicationError))]))
-                completePulled(sequence: properties["sequence"])
+                await completePulled(sequence: properties["sequence"])
             }
         }
     }
@@ -245,7 +245,7 @@ extension ReplicationSession {
                                                             ? ReplicationFailure(domain: .database, code: 0,
                                                                                  message: "rejected by the pull filter")
                                                             : nil)]))
-            completePulled(sequence: properties["sequence"])
+            await completePulled(sequence: properties["sequence"])
         }
     }
 
@@ -267,14 +267,14 @@ extension ReplicationSession {
         }
     }
 
-    func handleNoRevision(_ request: BLIPIncomingRequest) {
+    func handleNoRevision(_ request: BLIPIncomingRequest) async {
         guard isActive else { return }
         let properties = request.message.properties
         onEvent(.documentsEnded([ReplicatedDocument(
             documentID: properties["id"] ?? "", revisionID: properties["rev"] ?? "", isPush: false, deleted: false,
             error: ReplicationFailure(domain: .http, code: Int(properties["error"] ?? "") ?? 404,
                                       message: properties["reason"] ?? "the peer could not send the revision"))]))
-        completePulled(sequence: properties["sequence"])
+        await completePulled(sequence: properties["sequence"])
     }
 
     /// Asks the peer for a blob and stores it after checking its digest.

@@ -90,7 +90,9 @@ package final class ReplicationSession: Sendable {
         }
         let result = await connection.waitUntilClosed()
         await reader.value
-        cancelTasks()
+        // Work already received finishes (a revision in its transaction is saved); what waits
+        // on the peer stops. Then the session is over for good.
+        for task in cancelTasks() { await task.value }
         wakePullWaiters()
         return result
     }
@@ -105,12 +107,14 @@ package final class ReplicationSession: Sendable {
         state.withLock { $0.tasks[id] = task }
     }
 
-    func cancelTasks() {
+    @discardableResult
+    func cancelTasks() -> [Task<Void, Never>] {
         let tasks = state.withLock { state in
             defer { state.tasks.removeAll() }
             return Array(state.tasks.values)
         }
         for task in tasks { task.cancel() }
+        return tasks
     }
 
     /// Records a fatal error and closes the connection.

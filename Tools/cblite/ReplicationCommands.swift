@@ -94,7 +94,8 @@ struct ReplicationOptions: ParsableArguments {
                 FileHandle.standardError.write(Data("\r\(change.status.activity) \(progress.completed)/\(progress.total)   ".utf8))
             }
             if continuous {
-                let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
+                // Not the main queue: the main thread waits for the replicator below.
+                let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
                 signal(SIGINT, SIG_IGN)
                 interrupt.setEventHandler { replicator.stop() }
                 interrupt.resume()

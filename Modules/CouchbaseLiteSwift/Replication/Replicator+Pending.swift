@@ -37,7 +37,9 @@ extension Replicator {
         if let endpoint = config.target as? DatabaseEndpoint {
             return URL(fileURLWithPath: endpoint.database.core.bundle.path).absoluteString
         }
-        if let endpoint = config.target as? URLEndpoint { return endpoint.url.absoluteString }
+        if let endpoint = config.target as? URLEndpoint {
+            return (try? ReplicatorNetwork.blipURL(for: endpoint.url).absoluteString) ?? endpoint.url.absoluteString
+        }
         return ""
     }
 }

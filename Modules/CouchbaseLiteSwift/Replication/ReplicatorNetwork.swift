@@ -20,7 +20,8 @@ enum ReplicatorNetwork {
             acceptOnlySelfSignedServerCertificate: config.acceptOnlySelfSignedServerCertificate)
         do {
             let transport = try await BLIPWebSocketClient.connect(to: url, options: options)
-            return (BLIPConnection(transport: transport), endpoint.url.absoluteString, {})
+            // LiteCore identifies the remote (checkpoint ID, remote number) by the WebSocket URL.
+            return (BLIPConnection(transport: transport), url.absoluteString, {})
         } catch let error as BLIPWebSocketError {
             throw replicationError(error, url: endpoint.url)
         }

@@ -23,6 +23,7 @@ public final class URLEndpointListener: Sendable {
         var identity: TLSIdentity?
         var connections = 0
         var active = 0
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
     let state = Locked(State())
 
@@ -89,7 +90,7 @@ public final class URLEndpointListener: Sendable {
             let blip = BLIPConnection(transport: connection.transport)
             let session = ReplicationSession(database: database.core, connection: blip, role: .passive(readOnly: readOnly))
             await session.serve()
-            self?.state.withLock { $0.connections -= 1; $0.active -= 1 }
+            self?.connectionEnded()
         }
         do {
             _ = try await server.start()
@@ -100,6 +101,30 @@ public final class URLEndpointListener: Sendable {
         state.withLock {
             $0.server = server
             $0.identity = config.disableTLS ? nil : identity
+        }
+    }
+
+    private func connectionEnded() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.connections -= 1
+            state.active -= 1
+            guard state.connections == 0 else { return [] }
+            defer { state.idleWaiters.removeAll() }
+            return state.idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once no connection is open and everything received has been saved (tests use
+    /// it after killing a client).
+    func waitUntilIdle() async {
+        await withCheckedContinuation { continuation in
+            let idle = state.withLock { state -> Bool in
+                if state.connections == 0 { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
         }
     }
 
