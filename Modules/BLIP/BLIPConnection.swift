@@ -140,8 +140,8 @@ package final class BLIPConnection: Sendable {
             guard let encoded = try? BLIPOutgoingMessage(fallback) else { return }  // allowed: a fixed ERR that cannot fail to encode
             outgoing = encoded
         }
-        // allowed: a reply to a closed connection has nobody to reach; the close is reported once, by waitUntilClosed()
-        try? await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        // A reply to a closed connection has nobody to reach; the close is reported once, by waitUntilClosed().
+        try? await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in  // allowed: see above
             let (closed, wakeup) = state.withLock { state -> (BLIPError?, CheckedContinuation<Void, Never>?) in
                 if let closure = state.closure { return (closure.error, nil) }
                 return (nil, state.enqueue(.init(message: outgoing, urgent: reply.urgent, sent: continuation)))

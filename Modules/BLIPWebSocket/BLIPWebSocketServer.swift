@@ -124,8 +124,8 @@ package final class BLIPWebSocketServer: Sendable {
     // MARK: Connections
 
     private func accept(on serverChannel: NIOAsyncChannel<EventLoopFuture<Outcome>, Never>) async {
-        // allowed: the accept loop ends when the server channel closes (stop) or fails; nothing to report to
-        try? await serverChannel.executeThenClose { inbound in
+        // The accept loop ends when the server channel closes (stop) or fails; nothing to report to.
+        try? await serverChannel.executeThenClose { inbound in  // allowed: see above
             try await withThrowingDiscardingTaskGroup { group in
                 for try await upgrade in inbound {
                     group.addTask { await self.serve(upgrade) }
@@ -135,8 +135,8 @@ package final class BLIPWebSocketServer: Sendable {
     }
 
     private func serve(_ upgrade: EventLoopFuture<Outcome>) async {
-        // allowed: a refused or failed handshake was already answered with its HTTP status
-        guard case .upgraded(let connection)? = try? await upgrade.get() else { return }
+        // A refused or failed handshake was already answered with its HTTP status.
+        guard case .upgraded(let connection)? = try? await upgrade.get() else { return }  // allowed: see above
         let transport = connection.transport
         let id = ObjectIdentifier(transport)
         let admitted = state.withLock { state in

@@ -74,8 +74,8 @@ package final class WebSocketBLIPTransport: BLIPTransport {
     package func close(code: UInt16 = 1000, reason: String = "") async {
         let handler = handler
         let eventLoop = eventLoop
-        // allowed: close is idempotent and best effort; a failed channel is closed already
-        try? await eventLoop.flatSubmit { handler.value.startClose(code: code, reason: reason, on: eventLoop) }.get()
+        // Close is idempotent and best effort; a failed channel is closed already.
+        try? await eventLoop.flatSubmit {  // allowed: see above handler.value.startClose(code: code, reason: reason, on: eventLoop) }.get()
     }
 
     private static func describe(_ address: SocketAddress) -> String {

@@ -123,7 +123,7 @@ package actor CheckpointKeeper {
                 try store.saveLocalCheckpoint(snapshot, id: id)
             } catch let error as BLIPError {
                 lastError = ReplicationError(blip: error, context: "saving checkpoint \(id) on the peer")
-                if case .remote(_, 409, _) = error, let fresh = try? await connection.sendRequest(
+                if case .remote(_, 409, _) = error, let fresh = try? await connection.sendRequest(  // allowed: else the 409 stands
                     BLIPMessage(properties: ["Profile": "getCheckpoint", "client": id])) {
                     // Someone else moved the peer's copy: take its revision, write ours over it.
                     remoteRevision = fresh.properties["rev"] ?? remoteRevision

@@ -7,7 +7,7 @@ import Glibc
 package enum MessageJSON {
     /// The JSON text of a value JSONSerialization produced (fragments allowed).
     package static func encode(_ value: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .withoutEscapingSlashes]),
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .withoutEscapingSlashes]),  // allowed: our own values
               let text = String(data: data, encoding: .utf8) else { return "null" }
         return text
     }
@@ -15,7 +15,7 @@ package enum MessageJSON {
     /// Parses JSON bytes (fragments allowed); nil when they are not JSON.
     package static func decode(_ bytes: [UInt8]) -> Any? {
         guard !bytes.isEmpty else { return nil }
-        return try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        return try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])  // allowed: nil = not JSON, callers refuse it
     }
 
     /// A JSON string literal.

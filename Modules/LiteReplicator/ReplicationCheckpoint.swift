@@ -20,7 +20,7 @@ package struct ReplicationCheckpoint: Sendable, Equatable {
     /// Reads the JSON form; anything unreadable is a checkpoint at the start (the worst case is
     /// sending what the peer already has, which it answers with "already have").
     package init(json bytes: [UInt8]) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),  // allowed: unreadable = start over
               let dictionary = object as? [String: Any] else { return }
         if let number = dictionary["local"] as? NSNumber, number.int64Value > 0 {
             local = number.uint64Value

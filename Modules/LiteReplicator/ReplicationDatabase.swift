@@ -92,7 +92,7 @@ package struct ReplicationDatabase: Sendable {
         var keys: [BlobKey] = []
         if current.flags.contains(.hasAttachments), let root = try document.body(sharedKeys: core.sharedKeys)?.root {
             for dict in BlobReferences.blobDictionaries(root) {
-                if let digest = dict["digest"]?.string, let key = try? BlobKey(digest) { keys.append(key) }
+                if let digest = dict["digest"]?.string, let key = try? BlobKey(digest) { keys.append(key) }  // allowed: informational list
             }
         }
         return OutgoingRevision(documentID: id, revisionID: current.id, deleted: current.isDeleted,

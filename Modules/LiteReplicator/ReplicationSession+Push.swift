@@ -141,7 +141,7 @@ extension ReplicationSession {
                 }
             case .changes:
                 if let known = answer as? [Any] {
-                    let ids = known.compactMap { ($0 as? String).flatMap { try? RevisionID(parsing: $0) } }
+                    let ids = known.compactMap { ($0 as? String).flatMap { try? RevisionID(parsing: $0) } }  // allowed: a bad one only lengthens the history sent
                     wanted.append((change, Set(ids)))
                     continue
                 }

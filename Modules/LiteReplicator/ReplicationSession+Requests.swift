@@ -139,7 +139,7 @@ extension ReplicationSession {
             for (sequence, done) in sequences { state.pullTracker.add(sequence, done: done) }
         }
         addTotal(wanted)
-        let maxHistory = (try? database.core.maxRevTreeDepth()) ?? 20
+        let maxHistory = (try? database.core.maxRevTreeDepth()) ?? 20  // allowed: LiteCore's default
         var properties: BLIPProperties = ["maxHistory": String(maxHistory), "blobs": "true"]
         // A puller says once that it takes deltas, as Couchbase Lite 2.8's does.
         if isActive, state.withLock({ state in defer { state.announcedDeltas = true }; return !state.announcedDeltas }) {
@@ -171,7 +171,7 @@ extension ReplicationSession {
             statuses.append(try database.proposalStatus(id: id, revisionID: revisionID, serverRevisionID: serverRevision))
         }
         while statuses.last == 0 { statuses.removeLast() }
-        let maxHistory = (try? database.core.maxRevTreeDepth()) ?? 20
+        let maxHistory = (try? database.core.maxRevTreeDepth()) ?? 20  // allowed: LiteCore's default
         await request.respond(properties: ["maxHistory": String(maxHistory), "blobs": "true"],
                               body: Array(MessageJSON.encode(statuses).utf8), compressed: true, urgent: true)
     }

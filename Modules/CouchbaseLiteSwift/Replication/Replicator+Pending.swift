@@ -38,7 +38,7 @@ extension Replicator {
             return URL(fileURLWithPath: endpoint.database.core.bundle.path).absoluteString
         }
         if let endpoint = config.target as? URLEndpoint {
-            return (try? ReplicatorNetwork.blipURL(for: endpoint.url).absoluteString) ?? endpoint.url.absoluteString
+            return (try? ReplicatorNetwork.blipURL(for: endpoint.url).absoluteString) ?? endpoint.url.absoluteString  // allowed: a bad URL fails at start()
         }
         return ""
     }
