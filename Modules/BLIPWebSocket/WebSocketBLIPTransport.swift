@@ -75,7 +75,7 @@ package final class WebSocketBLIPTransport: BLIPTransport {
         let handler = handler
         let eventLoop = eventLoop
         // Close is idempotent and best effort; a failed channel is closed already.
-        try? await eventLoop.flatSubmit {  // allowed: see above handler.value.startClose(code: code, reason: reason, on: eventLoop) }.get()
+        try? await eventLoop.flatSubmit { handler.value.startClose(code: code, reason: reason, on: eventLoop) }.get()  // allowed: see above
     }
 
     private static func describe(_ address: SocketAddress) -> String {
