@@ -93,14 +93,19 @@ struct ReplicationOptions: ParsableArguments {
                 let progress = change.status.progress
                 FileHandle.standardError.write(Data("\r\(change.status.activity) \(progress.completed)/\(progress.total)   ".utf8))
             }
+            // Ctrl-C stops a continuous replicator cleanly. The source lives until the
+            // replicator has stopped (released earlier, it would swallow the signal), on a
+            // global queue since the main thread waits below.
+            var interrupt: (any DispatchSourceSignal)?
             if continuous {
-                // Not the main queue: the main thread waits for the replicator below.
-                let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+                let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
                 signal(SIGINT, SIG_IGN)
-                interrupt.setEventHandler { replicator.stop() }
-                interrupt.resume()
+                source.setEventHandler { replicator.stop() }
+                source.resume()
+                interrupt = source
             }
             let status = try runBlocking { await replicator.runUntilStopped() }
+            interrupt?.cancel()
             if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
             let final = counts.withLock { $0 }
             print("\(final.pushed) pushed, \(final.pulled) pulled, \(final.failed) failed")
