@@ -18,6 +18,8 @@ package final class FleeceDocument: @unchecked Sendable {
     /// The shared keys as they were when the document was opened (see `SharedKeys.snapshot()`).
     let keys: SharedKeys.Snapshot?
     let rootOffset: Int
+    /// False for a document that reads bytes it was lent (`init(borrowing:keys:)`).
+    private let ownsBytes: Bool
 
     /// Validates and takes a copy of `bytes`.
     ///
@@ -28,6 +30,7 @@ package final class FleeceDocument: @unchecked Sendable {
         byteCount = bytes.count
         self.sharedKeys = sharedKeys
         keys = sharedKeys?.snapshot()
+        ownsBytes = true
     }
 
     /// Validates and takes a copy of the bytes at `buffer` (e.g. straight from a database row).
@@ -36,6 +39,23 @@ package final class FleeceDocument: @unchecked Sendable {
         byteCount = buffer.count
         self.sharedKeys = sharedKeys
         keys = sharedKeys?.snapshot()
+        ownsBytes = true
+    }
+
+    /// Reads trusted bytes in place, without copying or validating them: for a scan that looks
+    /// at each record's body once. The caller keeps `buffer` alive and unchanged for as long as
+    /// the document or any value read from it is used (the query engine copies the rows it keeps).
+    package init(borrowing buffer: UnsafeRawBufferPointer, keys table: FleeceKeyTable) throws {
+        guard let start = buffer.baseAddress, buffer.count >= 2 else {
+            throw FleeceError(.invalidData, "a Fleece value needs at least 2 bytes")
+        }
+        let reader = FleeceReader(base: start, count: buffer.count)
+        rootOffset = try reader.findRoot().offset
+        base = UnsafeMutableRawPointer(mutating: start)
+        byteCount = buffer.count
+        sharedKeys = table.sharedKeys
+        keys = table.snapshot
+        ownsBytes = false
     }
 
     private static func load(_ buffer: UnsafeRawBufferPointer, trusted: Bool) throws -> (UnsafeMutableRawPointer, Int) {
@@ -53,7 +73,7 @@ package final class FleeceDocument: @unchecked Sendable {
         }
     }
 
-    deinit { base.deallocate() }
+    deinit { if ownsBytes { base.deallocate() } }
 
     /// The top-level value.
     package var root: FleeceValue { FleeceValue(document: self, offset: rootOffset) }

@@ -107,6 +107,27 @@ enum RevisionTreeCodec {
         return (revisions, remotes)
     }
 
+    /// The current revision's body inside an encoded tree, without decoding the tree: nil when
+    /// the current revision is a deletion or has no body. Throws on a malformed first revision.
+    static func currentBody(in bytes: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        guard bytes.count >= 4 else { throw corrupt("it ends before its end marker") }
+        let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        if size == 0 { return nil }
+        guard size >= fixedHeaderSize + 2, size <= bytes.count else {
+            throw corrupt("a revision's size (\(size)) does not fit the data")
+        }
+        let flags = bytes[6]
+        guard flags & hasBodyFlag != 0, flags & RevisionFlags.deleted.rawValue == 0 else { return nil }
+        var cursor = fixedHeaderSize + Int(bytes[7])
+        guard bytes[7] > 0, cursor < size else {
+            throw corrupt("a revision ID's length (\(bytes[7])) does not fit its revision")
+        }
+        while cursor < size, bytes[cursor] & 0x80 != 0 { cursor += 1 }   // the sequence's varint
+        cursor += 1
+        guard cursor <= size else { throw corrupt("the current revision has a malformed sequence") }
+        return UnsafeRawBufferPointer(rebasing: bytes[cursor..<size])
+    }
+
     /// A parent chain longer than the tree means a cycle, which would hang history walks.
     private static func checkAcyclic(_ revisions: [Revision]) throws {
         var depthKnown = [Bool](repeating: false, count: revisions.count)

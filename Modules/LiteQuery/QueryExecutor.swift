@@ -42,10 +42,35 @@ package enum QueryExecutor {
             }
             switch plan {
             case .scan:
-                let enumerator = try core.documents.enumerate(
-                    options: RecordEnumerationOptions(includeDeleted: query.testsDeletion))
-                defer { enumerator.close() }
-                while let record = try enumerator.next() { try consider(record) }
+                // Bodies are read in place (no copy, no tree decoding); only rows that pass WHERE
+                // get their own copy. Rows come in the engine's order and are put in document-ID
+                // order below, as a key-ordered scan would give them.
+                let keys = FleeceKeyTable(core.sharedKeys)
+                let filter = ScanFilter(query.whereClause, keys: keys)
+                let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
+                try core.documents.visitRecords(options: RecordEnumerationOptions(includeDeleted: query.testsDeletion)) { view in
+                    let isDeleted = view.flags.contains(.deleted)
+                    let body: FleeceDocument
+                    let bytes = isDeleted ? nil : try StoredDocument.currentBody(inRecordBody: view.body)
+                    if let bytes, bytes.count > 0 {
+                        body = try FleeceDocument(borrowing: bytes, keys: keys)
+                    } else {
+                        body = empty
+                    }
+                    if !filter.isEmpty, !filter.mayPass(body.root) { return true }
+                    let candidate = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: isDeleted,
+                                             expiration: view.expiration, body: body)
+                    if let condition = query.whereClause, !(try evaluator.evaluate(condition, candidate).isTruthy) {
+                        return true
+                    }
+                    let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {
+                        try FleeceDocument(copying: $0, sharedKeys: core.sharedKeys, trusted: true)
+                    } ?? empty
+                    rows.append(QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted,
+                                         expiration: view.expiration, body: owned))
+                    return true
+                }
+                rows.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
             case .index(let index, let lower, let upper):
                 // Candidates from the index, in document-ID order as a scan would give them; each
                 // is checked against the whole WHERE.

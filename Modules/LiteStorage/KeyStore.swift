@@ -46,6 +46,10 @@ package protocol KeyStore: AnyObject, Sendable {
     func enumerate(startKey: String?, endKey: String?,
                    options: RecordEnumerationOptions) throws -> RecordEnumerator
 
+    /// Every record `options` accepts, lent to `visitor` without copies, in no promised order;
+    /// stops when the visitor returns false (see `KeyStore+Visiting` for the default).
+    func visitRecords(options: RecordEnumerationOptions, _ visitor: (RecordView) throws -> Bool) throws
+
     /// Records whose sequence is greater than `since`, in ascending sequence order.
     func enumerate(since: UInt64, options: RecordEnumerationOptions) throws -> RecordEnumerator
 

@@ -24,7 +24,7 @@ final class SQLiteConnectionPool: Sendable {
         let connection = try SQLiteConnection(path: path, flags: flags)
         if let reader { try SQLiteFleeceFunctions.register(on: connection, reader: reader) }
         // Readers never write; query_only makes a stray write an error instead of a surprise.
-        try connection.execute("PRAGMA busy_timeout=10000; PRAGMA query_only=1; PRAGMA case_sensitive_like=true")
+        try connection.execute(SQLiteSchema.cacheSettings + "PRAGMA busy_timeout=10000; PRAGMA query_only=1; PRAGMA case_sensitive_like=true")
         return connection
     }
 

@@ -130,6 +130,32 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
         }
     }
 
+    /// Every accepted record in table order (no ORDER BY: one pass over the table's b-tree
+    /// instead of a key-index walk with a table lookup per row), bytes lent from SQLite.
+    package func visitRecords(options: RecordEnumerationOptions, _ visitor: (RecordView) throws -> Bool) throws {
+        var conditions: [String] = []
+        if !options.includeDeleted { conditions.append("(flags & 1) = 0") }
+        if !options.requiredFlags.isEmpty {
+            conditions.append("(flags & \(options.requiredFlags.rawValue)) = \(options.requiredFlags.rawValue)")
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let content = options.content
+        try file.withReader { connection in
+            let expiration = try file.hasExpirationColumn(name, connection)
+            let body = content == .all ? "body" : "NULL"
+            let statement = try connection.prepare("SELECT sequence, flags, key, \(body)"
+                                                   + (expiration ? ", expiration" : "") + " FROM \(table)\(filter)")
+            defer { statement.finalize() }
+            while try statement.step() {
+                let view = RecordView(key: statement.borrowedBytes(2), body: statement.borrowedBytes(3),
+                                      flags: DocumentFlags(rawValue: UInt32(truncatingIfNeeded: statement.int64(1))),
+                                      sequence: statement.isNull(0) ? 0 : statement.uint64(0),
+                                      expiration: expiration && !statement.isNull(4) ? statement.int64(4) : nil)
+                if try !visitor(view) { return }
+            }
+        }
+    }
+
     private func cursor(conditions: [String], order: String, options: RecordEnumerationOptions,
                         bind: (SQLiteStatement) -> Void) throws -> RecordEnumerator {
         var conditions = conditions

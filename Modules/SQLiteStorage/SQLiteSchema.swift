@@ -21,11 +21,20 @@ enum SQLiteSchema {
         """
 
     /// Settings applied on every open, as LiteCore does.
-    static let perConnectionSettings = """
+    static let perConnectionSettings = cacheSettings + """
         PRAGMA synchronous=normal;
         PRAGMA journal_size_limit=2097152;
         PRAGMA case_sensitive_like=true;
         PRAGMA busy_timeout=10000;
+        """
+
+    /// Page cache and memory-mapped reads for every connection, Couchbase Lite 2.8's sizes on
+    /// Linux (10 MB cache, 50 MB mapped): a query scan then reads pages in place instead of
+    /// copying each one out of the kernel.
+    static let cacheSettings = """
+        PRAGMA cache_size=-10240;
+        PRAGMA mmap_size=52428800;
+
         """
 
     /// Upgrades a 201/301 file's `kvmeta` to 302.

@@ -95,6 +95,14 @@ final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// The column's bytes without a copy: valid until the next step, reset or finalize.
+    func borrowedBytes(_ column: Int32) -> UnsafeRawBufferPointer {
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let pointer, count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: pointer, count: count)
+    }
+
     func bytes(_ column: Int32) -> [UInt8] {
         let pointer = sqlite3_column_blob(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))

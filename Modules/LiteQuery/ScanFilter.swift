@@ -1,0 +1,174 @@
+import Fleece
+
+/// A quick test a scan runs on each document's Fleece body before the full WHERE: the ANDed
+/// terms of the form `property <op> literal` (`=`, `!=`, `<`, `<=`, `>`, `>=`), compiled with
+/// their keys resolved against the database's shared keys and compared on the Fleece bytes,
+/// with no conversion and no allocation. It only rejects documents the WHERE would reject
+/// (every such term must be true for the WHERE to be); the rows it lets through are still
+/// checked against the whole WHERE, so it can make a scan faster but never change its rows.
+struct ScanFilter {
+    private struct Term {
+        let path: [Step]
+        let comparison: Comparison
+        let literal: Literal
+    }
+
+    private enum Step {
+        case key(FleeceResolvedKey)
+        case index(Int)
+    }
+
+    private enum Comparison {
+        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+
+        var flipped: Comparison {
+            switch self {
+            case .less: .greater
+            case .lessOrEqual: .greaterOrEqual
+            case .greater: .less
+            case .greaterOrEqual: .lessOrEqual
+            default: self
+            }
+        }
+
+        func holds(_ order: Int) -> Bool {
+            switch self {
+            case .equal: order == 0
+            case .notEqual: order != 0
+            case .less: order < 0
+            case .lessOrEqual: order <= 0
+            case .greater: order > 0
+            case .greaterOrEqual: order >= 0
+            }
+        }
+    }
+
+    private enum Literal {
+        case bool(Bool)
+        case int(Int64)
+        case double(Double)
+        case string([UInt8])
+
+        /// N1QL's type rank (false 2, true 3, numbers 4, strings 5).
+        var rank: Int {
+            switch self {
+            case .bool(let flag): flag ? 3 : 2
+            case .int, .double: 4
+            case .string: 5
+            }
+        }
+    }
+
+    private let terms: [Term]
+
+    /// Whether there is anything to test.
+    var isEmpty: Bool { terms.isEmpty }
+
+    /// The filter for `whereClause`'s eligible terms on the primary source, or an empty one.
+    init(_ whereClause: CompiledExpression?, keys: FleeceKeyTable) {
+        var terms: [Term] = []
+        func collect(_ expression: CompiledExpression) {
+            guard case .call(let name, let operands) = expression else { return }
+            if name == "AND" { operands.forEach(collect); return }
+            let comparisons: [String: Comparison] = ["=": .equal, "==": .equal, "!=": .notEqual, "<>": .notEqual,
+                                                     "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual]
+            guard let comparison = comparisons[name], operands.count == 2 else { return }
+            if let path = Self.path(operands[0], keys), let literal = Self.literal(operands[1]) {
+                terms.append(Term(path: path, comparison: comparison, literal: literal))
+            } else if let path = Self.path(operands[1], keys), let literal = Self.literal(operands[0]) {
+                terms.append(Term(path: path, comparison: comparison.flipped, literal: literal))
+            }
+        }
+        if let whereClause { collect(whereClause) }
+        self.terms = terms
+    }
+
+    private static func path(_ expression: CompiledExpression, _ keys: FleeceKeyTable) -> [Step]? {
+        guard case .property(nil, let components) = expression, !components.isEmpty else { return nil }
+        return components.map {
+            switch $0 {
+            case .key(let key): .key(keys.resolve(key))
+            case .index(let index): .index(index)
+            }
+        }
+    }
+
+    private static func literal(_ expression: CompiledExpression) -> Literal? {
+        guard case .literal(let value) = expression else { return nil }
+        switch value {
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .int(number)
+        case .double(let number): return .double(number)
+        case .string(let text): return .string(Array(text.utf8))
+        default: return nil   // null and missing make the term NULL/MISSING: left to the WHERE
+        }
+    }
+
+    /// False when the document certainly fails the WHERE.
+    func mayPass(_ root: FleeceValue) -> Bool {
+        for term in terms {
+            guard let value = Self.walk(root, term.path) else { return false }   // MISSING
+            guard let order = Self.order(value, term.literal) else { continue }  // not decided here
+            if !term.comparison.holds(order) { return false }
+        }
+        return true
+    }
+
+    private static func walk(_ root: FleeceValue, _ path: [Step]) -> FleeceValue? {
+        var value = root
+        for step in path {
+            switch step {
+            case .key(let key):
+                guard let dictionary = value.dictionary, let next = dictionary.value(for: key) else { return nil }
+                value = next
+            case .index(let index):
+                guard let array = value.array, let next = array[index < 0 ? array.count + index : index] else { return nil }
+                value = next
+            }
+        }
+        return value.isUndefined ? nil : value
+    }
+
+    /// The collation order of `value` against `literal` as the WHERE's comparison computes it,
+    /// or nil when this filter leaves the decision to the WHERE (null, data).
+    private static func order(_ value: FleeceValue, _ literal: Literal) -> Int? {
+        let rank: Int
+        switch value.type {
+        case .null, .undefined, .data: return nil
+        case .boolean: rank = value.bool ? 3 : 2
+        case .number: rank = 4
+        case .string: rank = 5
+        case .array: rank = 6
+        case .dictionary: rank = 7
+        }
+        if rank != literal.rank { return rank < literal.rank ? -1 : 1 }
+        switch literal {
+        case .bool: return 0
+        case .string(let bytes):
+            return value.withPayload { payload in
+                bytes.withUnsafeBytes { compare(payload, $0) }
+            }
+        case .int(let number):
+            if value.isInteger, !(value.isUnsigned && value.uint64 > UInt64(Int64.max)) {
+                let stored = value.int64
+                return stored == number ? 0 : (stored < number ? -1 : 1)
+            }
+            return compare(value.double, Double(number))
+        case .double(let number):
+            if value.isInteger, !(value.isUnsigned && value.uint64 > UInt64(Int64.max)) {
+                return compare(Double(value.int64), number)
+            }
+            return compare(value.double, number)
+        }
+    }
+
+    private static func compare(_ a: Double, _ b: Double) -> Int { a == b ? 0 : (a < b ? -1 : 1) }
+
+    private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        for index in 0..<common where a[index] != b[index] {
+            return a[index] < b[index] ? -1 : 1
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+}

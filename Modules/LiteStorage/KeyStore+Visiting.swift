@@ -1,0 +1,21 @@
+extension KeyStore {
+    /// Calls `visitor` with every record that `options` accepts, in no promised order (each
+    /// engine's cheapest), without copying keys or bodies; stops early when it returns false.
+    /// The query engine's full scans read documents this way.
+    ///
+    /// This default copies through `enumerate`; engines that can lend their buffers override it.
+    package func visitRecords(options: RecordEnumerationOptions,
+                              _ visitor: (RecordView) throws -> Bool) throws {
+        let enumerator = try enumerate(options: options)
+        defer { enumerator.close() }
+        while let record = try enumerator.next() {
+            let goOn = try Array(record.key.utf8).withUnsafeBytes { key in
+                try record.body.withUnsafeBytes { body in
+                    try visitor(RecordView(key: key, body: body, flags: record.flags, sequence: record.sequence,
+                                           expiration: record.expiration))
+                }
+            }
+            if !goOn { return }
+        }
+    }
+}
