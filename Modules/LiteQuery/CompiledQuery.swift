@@ -8,8 +8,24 @@ package struct CompiledQuery: Sendable {
         package let name: String
     }
 
+    /// A data source after the first: a join with another set of the database's documents,
+    /// or an UNNEST of an array of the rows so far.
+    package struct JoinedSource: Sendable {
+        package enum Kind: Sendable {
+            case inner, leftOuter, cross
+            case unnest(CompiledExpression)
+        }
+        package let alias: String
+        package let kind: Kind
+        /// The ON condition of a join.
+        package let on: CompiledExpression?
+    }
+
     package var columns: [Column] = []
+    /// The first data source's alias (properties name it or nothing).
     package var sourceAlias: String?
+    /// The sources joined to the first, in order.
+    package var joins: [JoinedSource] = []
     package var whereClause: CompiledExpression?
     package var groupBy: [CompiledExpression] = []
     package var having: CompiledExpression?
@@ -24,6 +40,10 @@ package struct CompiledQuery: Sendable {
     package var parameterNames: Set<String> {
         var expressions = columns.map(\.expression) + groupBy + orderBy.map(\.expression)
         expressions += [whereClause, having, limit, offset].compactMap { $0 }
+        for join in joins {
+            if let on = join.on { expressions.append(on) }
+            if case .unnest(let array) = join.kind { expressions.append(array) }
+        }
         return expressions.reduce(into: []) { $0.formUnion($1.parameterNames) }
     }
 

@@ -4,6 +4,8 @@ import Fleece
 struct QueryCompiler {
     let databaseName: String
     private var sourceAlias: String?
+    /// The aliases of the joined sources (the first source's is `sourceAlias`).
+    private var aliases: Set<String> = []
     private var unnamedColumns = 0
     private var testsDeletion = false
 
@@ -27,12 +29,59 @@ struct QueryCompiler {
         }
         if let from = entries["FROM"] {
             guard let sources = from.array else { throw QueryError("FROM must be an array", at: "FROM") }
-            if sources.count > 1 {
-                throw QueryError("joins are not supported yet by this query engine", at: "FROM[1]")
+            // Every alias is known before any ON or UNNEST expression is compiled.
+            var items: [[String: FleeceValue]] = []
+            for (index, source) in sources.enumerated() {
+                guard let dictionary = source.dictionary else {
+                    throw QueryError("a data source must be an object like {\"AS\": \"name\"}", at: "FROM[\(index)]")
+                }
+                var item: [String: FleeceValue] = [:]
+                for (key, value) in dictionary { item[key.uppercased()] = value }
+                if let unknown = item.keys.first(where: { !["AS", "ON", "JOIN", "UNNEST", "COLLECTION", "SCOPE"].contains($0) }) {
+                    throw QueryError("unknown data source key \"\(unknown)\"", at: "FROM[\(index)]")
+                }
+                if let alias = item["AS"], alias.string == nil {
+                    throw QueryError("AS must be a string", at: "FROM[\(index)]")
+                }
+                if index > 0 {
+                    guard let alias = item["AS"]?.string, !alias.isEmpty else {
+                        throw QueryError("a joined data source needs an alias (AS)", at: "FROM[\(index)]")
+                    }
+                    guard !aliases.contains(alias), alias != query.sourceAlias else {
+                        throw QueryError("the alias \"\(alias)\" is used twice", at: "FROM[\(index)]")
+                    }
+                    aliases.insert(alias)
+                } else {
+                    query.sourceAlias = item["AS"]?.string
+                    sourceAlias = query.sourceAlias
+                }
+                items.append(item)
             }
-            if let first = sources[0] {
-                query.sourceAlias = first.dictionary?["AS"]?.string
-                sourceAlias = query.sourceAlias
+            for (index, item) in items.enumerated().dropFirst() {
+                let location = "FROM[\(index)]"
+                let alias = item["AS"]?.string ?? ""
+                if let unnest = item["UNNEST"] {
+                    guard item["ON"] == nil, item["JOIN"] == nil else {
+                        throw QueryError("UNNEST takes no ON or JOIN", at: location)
+                    }
+                    query.joins.append(.init(alias: alias, kind: .unnest(try expression(unnest, at: location + ".UNNEST")), on: nil))
+                    continue
+                }
+                let joinType = (item["JOIN"]?.string ?? "INNER").uppercased()
+                let kind: CompiledQuery.JoinedSource.Kind
+                switch joinType {
+                case "INNER": kind = .inner
+                case "LEFT", "LEFT OUTER": kind = .leftOuter
+                case "CROSS": kind = .cross
+                default: throw QueryError("unknown join type \"\(joinType)\" (INNER, LEFT OUTER or CROSS)", at: location)
+                }
+                let on = try item["ON"].map { try expression($0, at: location + ".ON") }
+                if case .cross = kind {
+                    if on != nil { throw QueryError("a CROSS join takes no ON condition", at: location) }
+                } else if on == nil {
+                    throw QueryError("a \(joinType) join needs an ON condition", at: location)
+                }
+                query.joins.append(.init(alias: alias, kind: kind, on: on))
             }
         }
         if let whereValue = entries["WHERE"] { query.whereClause = try expression(whereValue, at: "WHERE") }
@@ -179,23 +228,24 @@ struct QueryCompiler {
         } catch {
             throw QueryError("bad property path \"\(path)\": \(error)", at: location)
         }
-        // `.alias.key` names the data source first.
-        if let sourceAlias, case .key(let first)? = components.first, first == sourceAlias {
-            components.removeFirst()
-            if components.isEmpty { return .property(alias: sourceAlias, path: []) }
+        // `.alias.key` names a data source first; the first source is `alias: nil`.
+        var alias: String?
+        if case .key(let first)? = components.first {
+            if let sourceAlias, first == sourceAlias {
+                components.removeFirst()
+                if components.isEmpty { return .property(alias: sourceAlias, path: []) }
+            } else if aliases.contains(first) {
+                components.removeFirst()
+                alias = first
+                if components.isEmpty { return .property(alias: first, path: []) }
+            }
         }
         let metaKeys: Set = ["_id", "_sequence", "_deleted", "_expiration", "_revisionID"]
         if case .key(let first)? = components.first, metaKeys.contains(first), components.count == 1 {
-            if first == "_deleted" { testsDeletion = true }
-            return .meta(alias: nil, key: first)
+            if first == "_deleted", alias == nil { testsDeletion = true }
+            return .meta(alias: alias, key: first)
         }
-        // `.alias.key` when the first component names the data source is resolved at run time.
-        if case .key(let first)? = components.first, components.count >= 2,
-           case .key(let second) = components[1], metaKeys.contains(second), components.count == 2 {
-            if second == "_deleted" { testsDeletion = true }
-            return .meta(alias: first, key: second)
-        }
-        return .property(alias: nil, path: components)
+        return .property(alias: alias, path: components)
     }
 
     /// Whether `expression` is just the property `name` (then ordering by it is the same either way).

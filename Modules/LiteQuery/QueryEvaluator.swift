@@ -21,11 +21,22 @@ struct QueryEvaluator {
         switch expression {
         case .literal(let value):
             return folded(value)
-        case .property(_, let path):
+        case .property(let alias, let path):
+            if let alias, let binding = row.joined[alias] {
+                switch binding {
+                case .document(let joined): return try evaluate(.property(alias: nil, path: path), joined)
+                case .value(let value): return folded(Self.walk(value, path))
+                case .missing: return .missing
+                }
+            }
             guard let root = row.body?.root else { return .missing }
             if path.isEmpty { return QueryValue(root) }
             return folded(QueryValue(FleecePath(components: path).evaluate(on: root)))
-        case .meta(_, let key):
+        case .meta(let alias, let key):
+            if let alias, let binding = row.joined[alias] {
+                guard case .document(let joined) = binding else { return .missing }
+                return try evaluate(.meta(alias: nil, key: key), joined)
+            }
             switch key {
             case "_id": return .string(row.id)
             case "_sequence": return .int(Int64(clamping: row.sequence))

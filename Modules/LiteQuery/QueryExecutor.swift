@@ -3,9 +3,9 @@ import LiteDatabase
 import LiteStorage
 import LiteText
 
-/// Runs a compiled query over a database's documents: a full scan in one read snapshot (no
-/// index use yet), WHERE, GROUP BY with aggregates and HAVING, DISTINCT, ORDER BY (N1QL
-/// collation), OFFSET and LIMIT.
+/// Runs a compiled query over a database's documents in one read snapshot: the first source
+/// read through a value index or a scan, then each join and UNNEST, the rest of WHERE, GROUP BY
+/// with aggregates and HAVING, DISTINCT, ORDER BY (N1QL collation), OFFSET and LIMIT.
 package enum QueryExecutor {
     /// The result rows, each one value per column.
     package static func run(_ query: CompiledQuery, in core: DatabaseCore,
@@ -14,6 +14,50 @@ package enum QueryExecutor {
             throw QueryError("parameter $\(unset) has no value; set it in the query's parameters")
         }
         var evaluator = QueryEvaluator(parameters: parameters)
+        try searchFullText(query, in: core, evaluator: &evaluator)
+        try core.checkOpen()
+        let (firstWhere, laterWhere) = splitWhere(query)
+        var rows: [QueryRow] = []
+        try core.dataFile.withReadSnapshot {
+            rows = try readFirstSource(query, where: firstWhere, in: core, evaluator: evaluator)
+            for join in query.joins {
+                rows = try expand(rows, by: join, in: core, evaluator: evaluator)
+            }
+            if let laterWhere { rows = try rows.filter { try evaluator.evaluate(laterWhere, $0).isTruthy } }
+        }
+        return try output(rows, of: query, evaluator: evaluator)
+    }
+
+    /// How `query` runs: which index with which bounds or a scan, then each join's method.
+    package static func explain(_ query: CompiledQuery, in core: DatabaseCore, parameters: [String: QueryValue]) throws -> String {
+        let evaluator = QueryEvaluator(parameters: parameters)
+        let (firstWhere, _) = splitWhere(query)
+        var lines: [String]
+        switch try QueryPlanner.plan(firstWhere, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator) {
+        case .scan:
+            lines = ["full scan of the documents"]
+        case .index(let index, let lower, let upper):
+            let bound = { (value: QueryValue?) in value.map { "\($0)" } ?? "open" }
+            lines = ["index \"\(index.name)\" on \(index.definition), from \(bound(lower)) to \(bound(upper)) (inclusive), "
+                + "each candidate checked against WHERE"]
+        }
+        for join in query.joins {
+            lines.append(JoinProbe(join, joinedAliases: Set(query.joins.map(\.alias)), in: core).description)
+        }
+        return lines.joined(separator: "; then ")
+    }
+
+    /// WHERE's terms that read only the first source (applied while reading it) and the rest
+    /// (applied after the joins). Without joins the whole WHERE is the first kind.
+    static func splitWhere(_ query: CompiledQuery) -> (first: CompiledExpression?, later: CompiledExpression?) {
+        guard let whereClause = query.whereClause else { return (nil, nil) }
+        let joined = Set(query.joins.map(\.alias))
+        guard !joined.isEmpty else { return (whereClause, nil) }
+        let terms = whereClause.conjuncts
+        return (.and(terms.filter { !$0.reads(anyOf: joined) }), .and(terms.filter { $0.reads(anyOf: joined) }))
+    }
+
+    private static func searchFullText(_ query: CompiledQuery, in core: DatabaseCore, evaluator: inout QueryEvaluator) throws {
         for (name, text) in query.whereClause?.fullTextSearches ?? [] {
             guard evaluator.fullText[name] == nil else {
                 throw QueryError("a query can search the full-text index \"\(name)\" once", at: "WHERE")
@@ -28,59 +72,12 @@ package enum QueryExecutor {
                 throw QueryError("full-text search \"\(text)\": \(error)", at: "WHERE")
             }
         }
-        var rows: [QueryRow] = []
-        try core.checkOpen()
-        let plan = try QueryPlanner.plan(query, in: core, evaluator: evaluator)
-        try core.dataFile.withReadSnapshot {
-            func consider(_ record: Record) throws {
-                let document = try StoredDocument(record: record)
-                let body = try document.body(sharedKeys: core.sharedKeys, trusted: true)
-                let row = QueryRow(id: record.key, sequence: record.sequence, isDeleted: document.isDeleted,
-                                   expiration: record.expiration, body: body)
-                if let condition = query.whereClause, !(try evaluator.evaluate(condition, row).isTruthy) { return }
-                rows.append(row)
-            }
-            switch plan {
-            case .scan:
-                // Bodies are read in place (no copy, no tree decoding); only rows that pass WHERE
-                // get their own copy. Rows come in the engine's order and are put in document-ID
-                // order below, as a key-ordered scan would give them.
-                let keys = FleeceKeyTable(core.sharedKeys)
-                let filter = ScanFilter(query.whereClause, keys: keys)
-                let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
-                try core.documents.visitRecords(options: RecordEnumerationOptions(includeDeleted: query.testsDeletion)) { view in
-                    let isDeleted = view.flags.contains(.deleted)
-                    let body: FleeceDocument
-                    let bytes = isDeleted ? nil : try StoredDocument.currentBody(inRecordBody: view.body)
-                    if let bytes, bytes.count > 0 {
-                        body = try FleeceDocument(borrowing: bytes, keys: keys)
-                    } else {
-                        body = empty
-                    }
-                    if !filter.isEmpty, !filter.mayPass(body.root) { return true }
-                    let candidate = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: isDeleted,
-                                             expiration: view.expiration, body: body)
-                    if let condition = query.whereClause, !(try evaluator.evaluate(condition, candidate).isTruthy) {
-                        return true
-                    }
-                    let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {
-                        try FleeceDocument(copying: $0, sharedKeys: core.sharedKeys, trusted: true)
-                    } ?? empty
-                    rows.append(QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted,
-                                         expiration: view.expiration, body: owned))
-                    return true
-                }
-                rows.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-            case .index(let index, let lower, let upper):
-                // Candidates from the index, in document-ID order as a scan would give them; each
-                // is checked against the whole WHERE.
-                for id in Set(try index.documentIDs(from: lower, to: upper, in: core)).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                    guard let record = try core.documents.get(id), !record.flags.contains(.deleted) else { continue }
-                    try consider(record)
-                }
-            }
-        }
+    }
 
+    // MARK: Output
+
+    /// Grouping, ordering, DISTINCT, OFFSET and LIMIT over the rows that passed WHERE.
+    private static func output(_ rows: [QueryRow], of query: CompiledQuery, evaluator: QueryEvaluator) throws -> [[QueryValue]] {
         // (values of the columns, values of the sort keys) per output row.
         var output: [(columns: [QueryValue], keys: [QueryValue])] = []
         let grouped = !query.groupBy.isEmpty || query.columns.contains { $0.expression.hasAggregate }
@@ -97,12 +94,13 @@ package enum QueryExecutor {
                 let members = groups[key] ?? []
                 var scoped = evaluator
                 scoped.group = members
-                let representative = members.first ?? QueryRow(id: "", sequence: 0, isDeleted: false, expiration: nil, body: nil)
+                let representative = members.first ?? .none
                 if let having = query.having, !(try scoped.evaluate(having, representative).isTruthy) { continue }
                 output.append((try query.columns.map { try scoped.evaluate($0.expression, representative) },
                                try query.orderBy.map { try scoped.evaluate($0.expression, representative) }))
             }
         } else {
+            output.reserveCapacity(rows.count)
             for row in rows {
                 output.append((try query.columns.map { try evaluator.evaluate($0.expression, row) },
                                try query.orderBy.map { try evaluator.evaluate($0.expression, row) }))
@@ -123,23 +121,9 @@ package enum QueryExecutor {
             var seen = Set<[QueryValue]>()
             result = result.filter { seen.insert($0).inserted }
         }
-        let noRow = QueryRow(id: "", sequence: 0, isDeleted: false, expiration: nil, body: nil)
-        let offset = try query.offset.map { try integer(evaluator.evaluate($0, noRow), "OFFSET") } ?? 0
-        let limit = try query.limit.map { try integer(evaluator.evaluate($0, noRow), "LIMIT") } ?? Int.max
+        let offset = try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0
+        let limit = try query.limit.map { try integer(evaluator.evaluate($0, .none), "LIMIT") } ?? Int.max
         return Array(result.dropFirst(max(0, offset)).prefix(max(0, limit)))
-    }
-
-    /// How `query` runs: a scan, or which index with which bounds.
-    package static func explain(_ query: CompiledQuery, in core: DatabaseCore, parameters: [String: QueryValue]) throws -> String {
-        let plan = try QueryPlanner.plan(query, in: core, evaluator: QueryEvaluator(parameters: parameters))
-        switch plan {
-        case .scan:
-            return "full scan of the documents"
-        case .index(let index, let lower, let upper):
-            let bound = { (value: QueryValue?) in value.map { "\($0)" } ?? "open" }
-            return "index \"\(index.name)\" on \(index.definition), from \(bound(lower)) to \(bound(upper)) (inclusive), "
-                + "each candidate checked against WHERE"
-        }
     }
 
     private static func integer(_ value: QueryValue, _ clause: String) throws -> Int {

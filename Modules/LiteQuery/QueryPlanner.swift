@@ -10,8 +10,9 @@ enum QueryPlanner {
         case index(ValueIndex, lower: QueryValue?, upper: QueryValue?)
     }
 
-    static func plan(_ query: CompiledQuery, in core: DatabaseCore, evaluator: QueryEvaluator) throws -> Plan {
-        guard let whereClause = query.whereClause, !query.testsDeletion else { return .scan }
+    static func plan(_ whereClause: CompiledExpression?, testsDeletion: Bool, in core: DatabaseCore,
+                     evaluator: QueryEvaluator) throws -> Plan {
+        guard let whereClause, !testsDeletion else { return .scan }
         let indexes = core.registeredIndexers.compactMap { $0 as? ValueIndex }
         guard !indexes.isEmpty else { return .scan }
         let terms = conjuncts(whereClause)
@@ -44,7 +45,7 @@ enum QueryPlanner {
 
     private static func bounds(_ term: CompiledExpression, on key: CompiledExpression,
                                evaluator: QueryEvaluator) throws -> (QueryValue?, QueryValue?)? {
-        let none = QueryRow(id: "", sequence: 0, isDeleted: false, expiration: nil, body: nil)
+        let none = QueryRow.none
         func value(_ expression: CompiledExpression) throws -> QueryValue? {
             let result = try evaluator.evaluate(expression, none)
             return result == .missing || result == .null ? nil : result

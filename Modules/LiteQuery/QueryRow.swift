@@ -1,6 +1,7 @@
 import Fleece
 
-/// One document as a query reads it: its metadata and its current revision's body.
+/// One document as a query reads it: its metadata and its current revision's body, plus what
+/// the row's joined sources hold (another document, an UNNEST element, or nothing).
 package struct QueryRow: @unchecked Sendable {
     // @unchecked: the Fleece document is immutable once made.
     package let id: String
@@ -8,6 +9,8 @@ package struct QueryRow: @unchecked Sendable {
     package let isDeleted: Bool
     package let expiration: Int64?
     package let body: FleeceDocument?
+    /// The joined sources' values by alias (absent: the alias is the first source's).
+    package var joined: [String: QueryBinding] = [:]
 
     package init(id: String, sequence: UInt64, isDeleted: Bool, expiration: Int64?, body: FleeceDocument?) {
         self.id = id
@@ -16,4 +19,17 @@ package struct QueryRow: @unchecked Sendable {
         self.expiration = expiration
         self.body = body
     }
+
+    /// A row with no document (for expressions that read none: LIMIT, OFFSET, index bounds).
+    static let none = QueryRow(id: "", sequence: 0, isDeleted: false, expiration: nil, body: nil)
+}
+
+/// What a joined alias stands for in one row.
+package indirect enum QueryBinding: Sendable {
+    /// A document of a join.
+    case document(QueryRow)
+    /// An element of an UNNEST.
+    case value(QueryValue)
+    /// A LEFT OUTER join that found nothing.
+    case missing
 }

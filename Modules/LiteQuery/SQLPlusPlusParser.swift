@@ -3,7 +3,8 @@ import Fleece
 /// Parses SQL++ (N1QL) query strings, as later Couchbase Lite versions accept them, into
 /// Couchbase Lite's JSON query syntax — the one form the query engine compiles:
 ///
-/// `SELECT [DISTINCT] results FROM source [AS alias] [WHERE e] [GROUP BY e, …] [HAVING e]
+/// `SELECT [DISTINCT] results FROM source [AS alias] [[INNER|LEFT [OUTER]|CROSS] JOIN source [AS]
+/// alias [ON e] | UNNEST e [AS] alias]… [WHERE e] [GROUP BY e, …] [HAVING e]
 /// [ORDER BY e [ASC|DESC], …] [LIMIT e] [OFFSET e]`, with expressions of `OR AND NOT`,
 /// comparisons, `[NOT] LIKE`, `[NOT] IN`, `[NOT] BETWEEN … AND …`, `IS [NOT] NULL|MISSING|VALUED`,
 /// `+ - * / % ||`, literals, `$parameters`, `[arrays]`, function calls, `META([alias]).id`,
@@ -149,7 +150,8 @@ package struct SQLPlusPlusParser {
 
     private static let reserved: Set = ["SELECT", "DISTINCT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT",
                                         "OFFSET", "AS", "AND", "OR", "NOT", "LIKE", "IN", "BETWEEN", "IS", "ASC", "DESC",
-                                        "ANY", "EVERY", "SATISFIES", "END", "JOIN", "ON"]
+                                        "ANY", "EVERY", "SATISFIES", "END", "JOIN", "ON", "INNER", "LEFT", "OUTER",
+                                        "CROSS", "UNNEST"]
 
     // MARK: Query
 
@@ -170,11 +172,38 @@ package struct SQLPlusPlusParser {
             alias = word
             index += 1
         }
-        if isKeyword("JOIN") || isKeyword("INNER") || isKeyword("LEFT") || isKeyword("CROSS") {
-            throw QueryError("joins are not supported yet by this query engine", at: "character \(tokens[index].position + 1)")
+        var sources: [String] = alias.map { [#"{"AS":"# + Self.jsonString($0) + "}"] } ?? ["{}"]
+        while true {
+            if accept("UNNEST") {
+                let array = try parseExpression()
+                _ = accept("AS")
+                let name = try parseName("an alias for the UNNEST")
+                sources.append(#"{"AS":"# + Self.jsonString(name) + #","UNNEST":"# + array + "}")
+                continue
+            }
+            var kind: String?
+            if accept("JOIN") { kind = "INNER" }
+            else if accept("INNER") { try expect("JOIN"); kind = "INNER" }
+            else if accept("LEFT") { _ = accept("OUTER"); try expect("JOIN"); kind = "LEFT OUTER" }
+            else if accept("CROSS") { try expect("JOIN"); kind = "CROSS" }
+            guard let kind else { break }
+            guard case .word = current else { throw error("a data source to join") }
+            index += 1
+            _ = accept("AS")
+            let name = try parseName("an alias for the joined data source")
+            var source = #"{"AS":"# + Self.jsonString(name) + #","JOIN":"# + Self.jsonString(kind)
+            if kind != "CROSS" {
+                try expect("ON")
+                source += #","ON":"# + (try parseExpression())
+            }
+            sources.append(source + "}")
+        }
+        if alias == nil, sources.count > 1 {
+            throw QueryError("the first data source needs an alias when others are joined to it",
+                             at: "character \(tokens[index - 1].position + 1)")
         }
         parts.append(#""WHAT":["# + results.joined(separator: ",") + "]")
-        if let alias { parts.append(#""FROM":[{"AS":"# + Self.jsonString(alias) + "}]") }
+        if alias != nil { parts.append(#""FROM":["# + sources.joined(separator: ",") + "]") }
         if accept("WHERE") { parts.append(#""WHERE":"# + (try parseExpression())) }
         if accept("GROUP") {
             try expect("BY")

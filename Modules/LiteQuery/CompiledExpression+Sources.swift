@@ -1,0 +1,29 @@
+extension CompiledExpression {
+    /// Whether the expression reads any of `aliases` (joined sources; the first source is
+    /// never among them).
+    func reads(anyOf aliases: Set<String>) -> Bool {
+        switch self {
+        case .property(let alias, _), .meta(let alias, _):
+            return alias.map(aliases.contains) ?? false
+        case .call(_, let operands): return operands.contains { $0.reads(anyOf: aliases) }
+        case .quantified(_, _, let array, let condition): return array.reads(anyOf: aliases) || condition.reads(anyOf: aliases)
+        case .collate(_, _, let inner): return inner.reads(anyOf: aliases)
+        case .literal, .parameter, .variable: return false
+        }
+    }
+
+    /// The terms of an AND (the expression itself when it is not one).
+    var conjuncts: [CompiledExpression] {
+        if case .call("AND", let operands) = self { return operands.flatMap(\.conjuncts) }
+        return [self]
+    }
+
+    /// The AND of `terms` (nil for none).
+    static func and(_ terms: [CompiledExpression]) -> CompiledExpression? {
+        switch terms.count {
+        case 0: return nil
+        case 1: return terms[0]
+        default: return .call("AND", terms)
+        }
+    }
+}

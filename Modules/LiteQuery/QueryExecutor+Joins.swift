@@ -1,0 +1,124 @@
+import LiteDatabase
+
+extension QueryExecutor {
+    /// The rows after one more source: each row paired with the documents of a join that meet
+    /// its ON condition (kept once with nothing for a LEFT OUTER join that finds none), or with
+    /// each element of an UNNEST-ed array.
+    static func expand(_ rows: [QueryRow], by join: CompiledQuery.JoinedSource, in core: DatabaseCore,
+                       evaluator: QueryEvaluator) throws -> [QueryRow] {
+        var output: [QueryRow] = []
+        if case .unnest(let array) = join.kind {
+            for row in rows {
+                guard case .array(let items) = try evaluator.evaluate(array, row) else { continue }
+                for item in items {
+                    var joined = row
+                    joined.joined[join.alias] = .value(item)
+                    output.append(joined)
+                }
+            }
+            return output
+        }
+        let probe = JoinProbe(join, joinedAliases: [join.alias], in: core)
+        var cache = JoinProbe.DocumentCache()
+        for row in rows {
+            var matched = false
+            for candidate in try probe.candidates(for: row, evaluator: evaluator, cache: &cache) {
+                var joined = row
+                joined.joined[join.alias] = .document(candidate)
+                if let on = join.on, !(try evaluator.evaluate(on, joined).isTruthy) { continue }
+                output.append(joined)
+                matched = true
+            }
+            if !matched, case .leftOuter = join.kind {
+                var joined = row
+                joined.joined[join.alias] = .missing
+                output.append(joined)
+            }
+        }
+        return output
+    }
+}
+
+/// How a join finds the documents to pair with a row: by document ID when ON compares the
+/// joined source's `Meta.id` with something of the row, through a value index when ON compares
+/// an indexed property of the joined source with something of the row, else every document.
+/// Candidates are always checked against the whole ON condition.
+struct JoinProbe: CustomStringConvertible {
+    private enum Method {
+        case byID(CompiledExpression)
+        case byIndex(ValueIndex, CompiledExpression)
+        case everyDocument
+    }
+
+    /// Documents read once per query: by ID, and all of them for a join without a probe.
+    struct DocumentCache {
+        var byID: [String: QueryRow?] = [:]
+        var all: [QueryRow]?
+    }
+
+    private let alias: String
+    private let method: Method
+    private let core: DatabaseCore
+
+    init(_ join: CompiledQuery.JoinedSource, joinedAliases: Set<String>, in core: DatabaseCore) {
+        alias = join.alias
+        self.core = core
+        var method = Method.everyDocument
+        let indexes = core.registeredIndexers.compactMap { $0 as? ValueIndex }
+        let own: Set = [join.alias]
+        search: for term in join.on?.conjuncts ?? [] {
+            guard case .call(let name, let operands) = term, name == "=" || name == "==", operands.count == 2 else { continue }
+            for (side, other) in [(operands[0], operands[1]), (operands[1], operands[0])] where !other.reads(anyOf: own) {
+                if case .meta(join.alias?, "_id") = side {
+                    method = .byID(other)
+                    break search
+                }
+                if case .property(join.alias?, let path) = side, !path.isEmpty,
+                   let index = indexes.first(where: { $0.expressions.first == .property(alias: nil, path: path) }) {
+                    method = .byIndex(index, other)
+                }
+            }
+        }
+        self.method = method
+    }
+
+    var description: String {
+        switch method {
+        case .byID: "join \"\(alias)\" by document ID"
+        case .byIndex(let index, _): "join \"\(alias)\" through index \"\(index.name)\""
+        case .everyDocument: "join \"\(alias)\" against every document"
+        }
+    }
+
+    func candidates(for row: QueryRow, evaluator: QueryEvaluator, cache: inout DocumentCache) throws -> [QueryRow] {
+        switch method {
+        case .byID(let expression):
+            guard case .string(let id) = try evaluator.evaluate(expression, row) else { return [] }
+            return try document(id, cache: &cache).map { [$0] } ?? []
+        case .byIndex(let index, let expression):
+            let value = try evaluator.evaluate(expression, row)
+            if value == .missing || value == .null { return [] }
+            let ids = Set(try index.documentIDs(from: value, to: value, in: core))
+            return try ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { try document($0, cache: &cache) }
+        case .everyDocument:
+            if let all = cache.all { return all }
+            var all: [QueryRow] = []
+            let enumerator = try core.documents.enumerate(options: .init())
+            defer { enumerator.close() }
+            while let record = try enumerator.next() {
+                let document = try StoredDocument(record: record)
+                all.append(QueryRow(id: record.key, sequence: record.sequence, isDeleted: false, expiration: record.expiration,
+                                    body: try document.body(sharedKeys: core.sharedKeys, trusted: true)))
+            }
+            cache.all = all
+            return all
+        }
+    }
+
+    private func document(_ id: String, cache: inout DocumentCache) throws -> QueryRow? {
+        if let known = cache.byID[id] { return known }
+        let row = try QueryExecutor.document(id, in: core)
+        cache.byID[id] = row
+        return row
+    }
+}
