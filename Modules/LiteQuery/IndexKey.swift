@@ -47,6 +47,14 @@ package enum IndexKey {
         out += [0, 0]
     }
 
+    /// The start every key of a string beginning with `prefix` shares (no terminator).
+    static func stringPrefix(_ prefix: String) -> [UInt8] {
+        var out: [UInt8] = [5]
+        appendString(prefix, to: &out)
+        out.removeLast(2)
+        return out
+    }
+
     /// The key of `values` (a composite key for several).
     package static func encode(_ values: [QueryValue]) -> [UInt8] {
         var out: [UInt8] = []

@@ -36,10 +36,9 @@ package enum QueryExecutor {
         switch try QueryPlanner.plan(firstWhere, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator) {
         case .scan:
             lines = ["full scan of the documents"]
-        case .index(let index, let lower, let upper):
-            let bound = { (value: QueryValue?) in value.map { "\($0)" } ?? "open" }
-            lines = ["index \"\(index.name)\" on \(index.definition), from \(bound(lower)) to \(bound(upper)) (inclusive), "
-                + "each candidate checked against WHERE"]
+        case .index(let index, let ranges):
+            lines = ["index \"\(index.name)\" on \(index.definition), "
+                + ranges.map(\.description).joined(separator: " or ") + " (inclusive), each candidate checked against WHERE"]
         }
         for join in query.joins {
             lines.append(JoinProbe(join, joinedAliases: Set(query.joins.map(\.alias)), in: core).description)

@@ -1,13 +1,14 @@
 import LiteDatabase
 
 /// Chooses how a query reads documents: a value index when WHERE (or one of its ANDed terms)
-/// compares the index's first expression with a constant (`=`, `<`, `<=`, `>`, `>=`, BETWEEN),
-/// else a full scan. Index bounds are inclusive and every candidate is checked against the
-/// whole WHERE, so an index can only narrow the reading, never change the rows.
+/// compares the index's first expression with a constant (`=`, `<`, `<=`, `>`, `>=`, BETWEEN,
+/// `IN` a constant array, `LIKE` a pattern with a literal prefix), else a full scan. Index
+/// ranges are inclusive and every candidate is checked against the whole WHERE, so an index can
+/// only narrow the reading, never change the rows.
 enum QueryPlanner {
     enum Plan {
         case scan
-        case index(ValueIndex, lower: QueryValue?, upper: QueryValue?)
+        case index(ValueIndex, [IndexRange])
     }
 
     static func plan(_ whereClause: CompiledExpression?, testsDeletion: Bool, in core: DatabaseCore,
@@ -17,12 +18,20 @@ enum QueryPlanner {
         guard !indexes.isEmpty else { return .scan }
         let terms = conjuncts(whereClause)
         var best: Plan = .scan
+        var bestCost = Int.max
         for index in indexes {
             guard let first = index.expressions.first else { continue }
             for term in terms {
-                guard let (lower, upper) = try bounds(term, on: first, evaluator: evaluator) else { continue }
-                if lower != nil, lower == upper { return .index(index, lower: lower, upper: upper) }   // equality: best
-                if case .scan = best { best = .index(index, lower: lower, upper: upper) }
+                guard let ranges = try ranges(term, on: first, evaluator: evaluator) else { continue }
+                // Points beat prefixes beat ranges; fewer of each is better.
+                let cost = ranges.reduce(0) { total, range in
+                    switch range {
+                    case .between(let lower, let upper) where lower != nil && lower == upper: total + 1
+                    case .stringPrefix: total + 10
+                    default: total + 100
+                    }
+                }
+                if cost < bestCost { (best, bestCost) = (.index(index, ranges), cost) }
             }
         }
         return best
@@ -43,17 +52,25 @@ enum QueryPlanner {
         }
     }
 
-    private static func bounds(_ term: CompiledExpression, on key: CompiledExpression,
-                               evaluator: QueryEvaluator) throws -> (QueryValue?, QueryValue?)? {
-        let none = QueryRow.none
+    private static func ranges(_ term: CompiledExpression, on key: CompiledExpression,
+                               evaluator: QueryEvaluator) throws -> [IndexRange]? {
         func value(_ expression: CompiledExpression) throws -> QueryValue? {
-            let result = try evaluator.evaluate(expression, none)
+            let result = try evaluator.evaluate(expression, .none)
             return result == .missing || result == .null ? nil : result
         }
         guard case .call(let op, let operands) = term else { return nil }
         if op == "BETWEEN", operands.count == 3, operands[0] == key, isConstant(operands[1]), isConstant(operands[2]) {
             guard let low = try value(operands[1]), let high = try value(operands[2]) else { return nil }
-            return (low, high)
+            return [.between(low, high)]
+        }
+        if op == "IN", operands.count == 2, operands[0] == key, isConstant(operands[1]) {
+            guard case .array(let items)? = try value(operands[1]) else { return nil }
+            let points = items.filter { $0 != .missing && $0 != .null }
+            return points.count <= 256 ? points.map { .between($0, $0) } : nil
+        }
+        if op == "LIKE", operands.count == 2, operands[0] == key, isConstant(operands[1]) {
+            guard case .string(let pattern)? = try value(operands[1]) else { return nil }
+            return likePrefixRanges(pattern)
         }
         guard ["=", "==", "<", "<=", ">", ">="].contains(op), operands.count == 2 else { return nil }
         var comparison = op
@@ -68,9 +85,50 @@ enum QueryPlanner {
         }
         guard let bound = try value(constant) else { return nil }
         switch comparison {
-        case "=", "==": return (bound, bound)
-        case "<", "<=": return (nil, bound)
-        default: return (bound, nil)
+        case "=", "==": return [.between(bound, bound)]
+        case "<", "<=": return [.between(nil, bound)]
+        default: return [.between(bound, nil)]
+        }
+    }
+
+    /// The string prefixes a case-insensitive LIKE pattern's matches must start with: every
+    /// upper/lower-case spelling of the pattern's literal ASCII start (up to 6 letters, so 64
+    /// ranges at most). Stops before a wildcard, an escape, a non-ASCII character and `k` (the
+    /// Kelvin sign lower-cases to it); nil when nothing is left.
+    static func likePrefixRanges(_ pattern: String) -> [IndexRange]? {
+        var prefix = ""
+        var letters = 0
+        for scalar in pattern.unicodeScalars {
+            guard scalar.isASCII, !"%_\\kK\u{0}".unicodeScalars.contains(scalar) else { break }
+            if scalar.properties.isAlphabetic {
+                guard letters < 6 else { break }
+                letters += 1
+            }
+            prefix.unicodeScalars.append(scalar)
+        }
+        guard !prefix.isEmpty else { return nil }
+        var variants = [""]
+        for character in prefix {
+            let lower = String(character).lowercased(), upper = String(character).uppercased()
+            variants = lower == upper ? variants.map { $0 + lower } : variants.flatMap { [$0 + lower, $0 + upper] }
+        }
+        return variants.map { .stringPrefix($0) }
+    }
+}
+
+/// A stretch of a value index's first expression, both ends inclusive.
+enum IndexRange: CustomStringConvertible {
+    /// From `lower` to `upper` (nil: open).
+    case between(QueryValue?, QueryValue?)
+    /// Every string starting with this text.
+    case stringPrefix(String)
+
+    var description: String {
+        switch self {
+        case .between(let lower, let upper) where lower != nil && lower == upper: return "= \(lower.map { "\($0)" } ?? "")"
+        case .between(let lower, let upper):
+            return "from \(lower.map { "\($0)" } ?? "open") to \(upper.map { "\($0)" } ?? "open")"
+        case .stringPrefix(let prefix): return "strings starting with \"\(prefix)\""
         }
     }
 }

@@ -129,16 +129,32 @@ package final class ValueIndex: DocumentIndexer {
 
     // MARK: Scans
 
+    /// The IDs of the documents whose first expression lies in `ranges`, each range in index
+    /// order (a document appears once per range it is in).
+    func documentIDs(in ranges: [IndexRange], in core: DatabaseCore) throws -> [String] {
+        var ids: [String] = []
+        let store = try core.dataFile.byteKeyStore(storeName)
+        for range in ranges {
+            let low: [UInt8], high: [UInt8]?
+            switch range {
+            case .between(let lower, let upper):
+                low = [Self.entryTag] + (lower.map { IndexKey.encode([$0]) } ?? [])
+                high = upper.map { ByteKeyRange.successor(ofPrefix: [Self.entryTag] + IndexKey.encode([$0])) }
+                    ?? [Self.entryTag + 1]
+            case .stringPrefix(let prefix):
+                low = [Self.entryTag] + IndexKey.stringPrefix(prefix)
+                high = ByteKeyRange.successor(ofPrefix: low)
+            }
+            let cursor = try store.scan(ByteKeyRange(lower: low, upper: high), descending: false)
+            defer { cursor.close() }
+            while let entry = try cursor.next() { ids.append(String(decoding: entry.value, as: UTF8.self)) }
+        }
+        return ids
+    }
+
     /// The IDs of the documents whose first expression lies between `lower` and `upper`
     /// (inclusive, either open), in index order.
     func documentIDs(from lower: QueryValue?, to upper: QueryValue?, in core: DatabaseCore) throws -> [String] {
-        let low = [Self.entryTag] + (lower.map { IndexKey.encode([$0]) } ?? [])
-        let high = upper.map { ByteKeyRange.successor(ofPrefix: [Self.entryTag] + IndexKey.encode([$0])) }
-            ?? [Self.entryTag + 1]
-        let cursor = try core.dataFile.byteKeyStore(storeName).scan(ByteKeyRange(lower: low, upper: high), descending: false)
-        defer { cursor.close() }
-        var ids: [String] = []
-        while let entry = try cursor.next() { ids.append(String(decoding: entry.value, as: UTF8.self)) }
-        return ids
+        try documentIDs(in: [.between(lower, upper)], in: core)
     }
 }

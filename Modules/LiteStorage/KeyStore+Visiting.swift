@@ -18,4 +18,17 @@ extension KeyStore {
             if !goOn { return }
         }
     }
+
+    /// Lends the record with `key` (this default copies through `get`).
+    @discardableResult
+    package func visitRecord(_ key: String, _ visitor: (RecordView) throws -> Void) throws -> Bool {
+        guard let record = try get(key) else { return false }
+        try Array(record.key.utf8).withUnsafeBytes { keyBytes in
+            try record.body.withUnsafeBytes { body in
+                try visitor(RecordView(key: keyBytes, body: body, flags: record.flags, sequence: record.sequence,
+                                       expiration: record.expiration))
+            }
+        }
+        return true
+    }
 }

@@ -50,6 +50,11 @@ package protocol KeyStore: AnyObject, Sendable {
     /// stops when the visitor returns false (see `KeyStore+Visiting` for the default).
     func visitRecords(options: RecordEnumerationOptions, _ visitor: (RecordView) throws -> Bool) throws
 
+    /// Lends the record with `key` to `visitor` without copying it; false when there is none.
+    /// The visitor must not read this store (its statement is the one lending the bytes).
+    @discardableResult
+    func visitRecord(_ key: String, _ visitor: (RecordView) throws -> Void) throws -> Bool
+
     /// Records whose sequence is greater than `since`, in ascending sequence order.
     func enumerate(since: UInt64, options: RecordEnumerationOptions) throws -> RecordEnumerator
 

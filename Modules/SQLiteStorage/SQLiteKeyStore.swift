@@ -130,6 +130,23 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
         }
     }
 
+    /// The record with `key`, its bytes lent from SQLite.
+    @discardableResult
+    package func visitRecord(_ key: String, _ visitor: (RecordView) throws -> Void) throws -> Bool {
+        try file.withReader { connection in
+            let expiration = try file.hasExpirationColumn(name, connection)
+            let statement = try connection.cached(sql.byKey[1][expiration ? 1 : 0])
+            defer { statement.reset() }
+            statement.bind(1, key)
+            guard try statement.step() else { return false }
+            try visitor(RecordView(key: statement.borrowedBytes(2), body: statement.borrowedBytes(4),
+                                   flags: DocumentFlags(rawValue: UInt32(truncatingIfNeeded: statement.int64(1))),
+                                   sequence: statement.isNull(0) ? 0 : statement.uint64(0),
+                                   expiration: expiration && !statement.isNull(5) ? statement.int64(5) : nil))
+            return true
+        }
+    }
+
     /// Every accepted record in table order (no ORDER BY: one pass over the table's b-tree
     /// instead of a key-index walk with a table lookup per row), bytes lent from SQLite.
     package func visitRecords(options: RecordEnumerationOptions, _ visitor: (RecordView) throws -> Bool) throws {

@@ -14,7 +14,7 @@ import TestSupport
         case 2: return Bool.random(using: &random)
         case 3, 4: return Int.random(in: -50...50, using: &random)
         case 5: return Double(Int.random(in: -500...500, using: &random)) / 10
-        case 6, 7: return ["a", "b", "ab", "B", "é", "", "zz"][Int.random(in: 0...6, using: &random)]
+        case 6, 7: return ["a", "b", "ab", "B", "é", "", "zz", "Abc", "aBd", "\u{212A}a", "ka", "a%b"][Int.random(in: 0...11, using: &random)]
         case 8: return [Int.random(in: 0...3, using: &random)]
         default: return ["k": Int.random(in: 0...3, using: &random)]
         }
@@ -38,13 +38,17 @@ import TestSupport
             return literal(value)
         }
         let v = #"[".v"]"#
-        switch Int.random(in: 0...6, using: &random) {
+        switch Int.random(in: 0...8, using: &random) {
         case 0: return #"["=",\#(v),\#(constant(&random))]"#
         case 1: return #"["<",\#(v),\#(constant(&random))]"#
         case 2: return #"[">=",\#(v),\#(constant(&random))]"#
         case 3: return #"["<=",\#(constant(&random)),\#(v)]"#
         case 4: return #"["BETWEEN",\#(v),\#(constant(&random)),\#(constant(&random))]"#
         case 5: return #"["AND",[">",\#(v),\#(constant(&random))],["=",[".w"],\#(Int.random(in: 0...2, using: &random))]]"#
+        case 6: return #"["IN",\#(v),["[]",\#(constant(&random)),\#(constant(&random)),\#(constant(&random))]]"#
+        case 7:
+            let patterns = ["a%", "A%", "ab%", "AB_", "b_", "%b", "é%", "K%", "ka%", "a\\\\%%", "", "%"]
+            return #"["LIKE",\#(v),"\#(patterns[Int.random(in: 0..<patterns.count, using: &random)])"]"#
         default: return #"["OR",["=",\#(v),\#(constant(&random))],["<",[".w"],1]]"#
         }
     }
@@ -71,6 +75,10 @@ import TestSupport
             try database.createIndex(Index.valueIndex(withItems: [ValueIndexItem.property("v")]), withName: "byV")
             let explained = try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["=",[".v"],1]}"#).explain()
             #expect(explained.contains("index \"byV\""))
+            let prefix = try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["LIKE",[".v"],"ab%"]}"#).explain()
+            #expect(prefix.contains(#"strings starting with "AB""#))
+            let list = try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["IN",[".v"],["[]",1,"b"]]}"#).explain()
+            #expect(list.contains("index \"byV\"") && list.contains(" or "))
             for (predicate, expected) in zip(predicates, scanned) {
                 #expect(try ids(database, predicate) == expected, "\(predicate)")
             }
