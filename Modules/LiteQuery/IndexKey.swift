@@ -31,7 +31,7 @@ package enum IndexKey {
             out.append(7)
             let count = UInt64(entries.count)
             for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((count >> UInt64(shift)) & 0xFF)) }
-            for key in entries.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            for key in entries.keys.sorted(by: { $0.precedesInByteOrder($1) }) {
                 appendString(key, to: &out)
                 append(entries[key] ?? .null, to: &out)
             }

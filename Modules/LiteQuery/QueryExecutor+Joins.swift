@@ -99,7 +99,7 @@ struct JoinProbe: CustomStringConvertible {
             let value = try evaluator.evaluate(expression, row)
             if value == .missing || value == .null { return [] }
             let ids = Set(try index.documentIDs(from: value, to: value, in: core))
-            return try ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { try document($0, cache: &cache) }
+            return try ids.sorted { $0.precedesInByteOrder($1) }.compactMap { try document($0, cache: &cache) }
         case .everyDocument:
             if let all = cache.all { return all }
             var all: [QueryRow] = []

@@ -17,12 +17,12 @@ extension QueryExecutor {
                 if let row = try reader.row(view) { rows.append(row) }
                 return true
             }
-            rows.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+            rows.sort { $0.id.precedesInByteOrder($1.id) }
         case .index(let index, let ranges):
             // Candidates from the index, in document-ID order as a scan would give them; each
             // is checked against the whole condition.
             let ids = Set(try index.documentIDs(in: ranges, in: core))
-            for id in ids.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            for id in ids.sorted(by: { $0.precedesInByteOrder($1) }) {
                 try core.documents.visitRecord(id) { view in
                     if !view.flags.contains(.deleted), let row = try reader.row(view) { rows.append(row) }
                 }

@@ -69,7 +69,7 @@ package indirect enum QueryValue: Sendable, Hashable {
         switch (lhs, rhs) {
         case let (.int(x), .int(y)): return x == y ? 0 : (x < y ? -1 : 1)
         case let (.string(x), .string(y)):
-            return x == y ? 0 : (x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1)
+            return x == y ? 0 : (x.precedesInByteOrder(y) ? -1 : 1)
         case let (.array(x), .array(y)):
             for (p, q) in zip(x, y) {
                 let order = compare(p, q)
@@ -78,7 +78,7 @@ package indirect enum QueryValue: Sendable, Hashable {
             return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
         case let (.dictionary(x), .dictionary(y)):
             if x.count != y.count { return x.count < y.count ? -1 : 1 }
-            let keys = Array(Set(x.keys).union(y.keys)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let keys = Array(Set(x.keys).union(y.keys)).sorted { $0.precedesInByteOrder($1) }
             for key in keys {
                 let order = compare(x[key] ?? .missing, y[key] ?? .missing)
                 if order != 0 { return order }

@@ -59,3 +59,33 @@ import TestSupport
         #expect(counts == [0, 1])
     }
 }
+
+/// A burst of commits (coalesced into fewer runs when they come faster than the query runs):
+/// the listener hears results that only move forward and end in the final ones.
+@Suite struct LiveQueryBurstTests {
+    @Test(arguments: StorageEngineKind.allCases)
+    func aBurstOfCommitsEndsInTheFinalResults(engine: StorageEngineKind) throws {
+        try withDatabase(engine) { database, _ in
+            let query = QueryBuilder.select(SelectResult.expression(Function.count(Expression.all())))
+                .from(DataSource.database(database))
+            let delivery = DispatchQueue(label: "live-query-burst")
+            let counts = Locked<[Int]>([])
+            let reachedFinal = DispatchSemaphore(value: 0)
+            let first = DispatchSemaphore(value: 0)
+            let token = query.addChangeListener(withQueue: delivery) { change in
+                let count = change.results?.next()?.int(at: 0) ?? -1
+                counts.withLock { $0.append(count) }
+                if count == 0 { first.signal() }
+                if count == 200 { reachedFinal.signal() }
+            }
+            #expect(waitFor(first))
+            for number in 0..<200 { try database.saveDocument(MutableDocument(id: "d\(number)")) }
+            #expect(waitFor(reachedFinal))
+            query.removeChangeListener(withToken: token)
+            delivery.sync {}
+            let heard = counts.withLock { $0 }
+            #expect(heard.first == 0 && heard.last == 200)
+            #expect(heard == heard.sorted(), "results only move forward")
+        }
+    }
+}

@@ -30,6 +30,8 @@ final class LiveQuerier: @unchecked Sendable {
         var lastError: String?
         var observer: UInt64?
         var stopped = false
+        /// A run is queued and has not started: later commits need no run of their own.
+        var runPending = false
     }
     private let state = Locked(State())
 
@@ -55,12 +57,23 @@ final class LiveQuerier: @unchecked Sendable {
         if let observer { database.core.removeChangeObserver(observer) }
     }
 
+    /// Queues a run unless one is queued and not started yet (that one will see this commit):
+    /// a burst of commits costs one or two runs, not one each.
     private func scheduleRun() {
-        workQueue.async { [self] in run() }
+        let queue = state.withLock { state -> Bool in
+            guard !state.runPending, !state.stopped else { return false }
+            state.runPending = true
+            return true
+        }
+        if queue { workQueue.async { [self] in run() } }
     }
 
     private func run() {
-        guard !state.withLock({ $0.stopped }) else { return }
+        let stopped = state.withLock { state -> Bool in
+            state.runPending = false
+            return state.stopped
+        }
+        guard !stopped else { return }
         let change: QueryChange?
         do {
             let (columns, rows) = try query.runRows()
