@@ -65,6 +65,8 @@ enum QueryBenchmarks: BenchmarkArea {
         }
         try RawSQLite.exec(rawWrite, "CREATE INDEX byCountry ON docs (json_extract(body, '$.country'))")
         sqlite3_close_v2(rawWrite)
+        // For a profiler (`QUERY_PROFILE_LOOPS=1000 perf record … cblite-bench query`): run only
+        // the indexed query, many times, after printing its plan.
         if let loops = ProcessInfo.processInfo.environment["QUERY_PROFILE_LOOPS"].flatMap(Int.init) {
             print(try france.explain())
             for _ in 0..<loops { _ = try france.execute().allResults().count }
