@@ -98,6 +98,24 @@ package enum QueryExecutor {
                 output.append((try query.columns.map { try scoped.evaluate($0.expression, representative) },
                                try query.orderBy.map { try scoped.evaluate($0.expression, representative) }))
             }
+        } else if !query.orderBy.isEmpty, !query.distinct, let wanted = try topCount(query, evaluator) {
+            // ORDER BY with LIMIT: keep only the first OFFSET + LIMIT rows in order (ties in
+            // arrival order, as the stable sort below keeps them), and compute their columns only.
+            var kept: [(keys: [QueryValue], row: QueryRow)] = []
+            for row in rows {
+                let keys = try query.orderBy.map { try evaluator.evaluate($0.expression, row) }
+                if kept.count == wanted, let last = kept.last, !precedes(keys, last.keys, query) { continue }
+                var low = 0, high = kept.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if precedes(keys, kept[middle].keys, query) { high = middle } else { low = middle + 1 }
+                }
+                kept.insert((keys, row), at: low)
+                if kept.count > wanted { kept.removeLast() }
+            }
+            for (keys, row) in kept {
+                output.append((try query.columns.map { try evaluator.evaluate($0.expression, row) }, keys))
+            }
         } else {
             output.reserveCapacity(rows.count)
             for row in rows {
@@ -123,6 +141,23 @@ package enum QueryExecutor {
         let offset = try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0
         let limit = try query.limit.map { try integer(evaluator.evaluate($0, .none), "LIMIT") } ?? Int.max
         return Array(result.dropFirst(max(0, offset)).prefix(max(0, limit)))
+    }
+
+    /// OFFSET + LIMIT when the query has a LIMIT small enough to keep that many rows aside.
+    private static func topCount(_ query: CompiledQuery, _ evaluator: QueryEvaluator) throws -> Int? {
+        guard let limit = try query.limit.map({ try integer(evaluator.evaluate($0, .none), "LIMIT") }) else { return nil }
+        let offset = try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0
+        let wanted = max(0, limit).addingReportingOverflow(max(0, offset))
+        return wanted.overflow || wanted.partialValue > 10_000 ? nil : wanted.partialValue
+    }
+
+    /// Whether sort keys `a` come strictly before `b` under the query's ORDER BY.
+    private static func precedes(_ a: [QueryValue], _ b: [QueryValue], _ query: CompiledQuery) -> Bool {
+        for (index, item) in query.orderBy.enumerated() {
+            let order = QueryValue.compare(a[index], b[index])
+            if order != 0 { return item.descending ? order > 0 : order < 0 }
+        }
+        return false
     }
 
     private static func integer(_ value: QueryValue, _ clause: String) throws -> Int {

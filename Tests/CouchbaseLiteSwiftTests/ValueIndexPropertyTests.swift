@@ -114,3 +114,37 @@ import TestSupport
         }
     }
 }
+
+/// ORDER BY with LIMIT keeps only the first rows while reading (a top-N): the rows are exactly
+/// the full sort's slice, ties in the same order, for random documents, keys and limits.
+@Suite struct TopNPropertyTests {
+    @Test(arguments: StorageEngineKind.allCases)
+    func orderByWithLimitEqualsTheSortedSlice(engine: StorageEngineKind) throws {
+        try withDatabase(engine) { database, _ in
+            var random = SplitMix64(seed: engine == .sqlite ? 77 : 78)
+            try database.inBatch {
+                for number in 0..<200 {
+                    let document = MutableDocument(id: String(format: "d%03d", number))
+                    switch Int.random(in: 0...3, using: &random) {
+                    case 0: break
+                    case 1: document.setInt(Int.random(in: 0...9, using: &random), forKey: "v")
+                    case 2: document.setString(["a", "b", "c"][Int.random(in: 0...2, using: &random)], forKey: "v")
+                    default: document.setValue(NSNull(), forKey: "v")
+                    }
+                    document.setInt(Int.random(in: 0...3, using: &random), forKey: "w")
+                    try database.saveDocument(document)
+                }
+            }
+            for _ in 0..<40 {
+                let descending = Bool.random(using: &random)
+                let order = descending ? #"[["DESC",[".v"]],[".w"]]"# : #"[[".v"],["DESC",[".w"]]]"#
+                let limit = Int.random(in: 0...30, using: &random), offset = Int.random(in: 0...20, using: &random)
+                let full = try database.createQuery(json: #"{"WHAT":[["._id"]],"ORDER_BY":\#(order)}"#).execute()
+                    .map { $0.string(at: 0) ?? "" }
+                let slice = try database.createQuery(json: #"{"WHAT":[["._id"]],"ORDER_BY":\#(order),"LIMIT":\#(limit),"OFFSET":\#(offset)}"#)
+                    .execute().map { $0.string(at: 0) ?? "" }
+                #expect(slice == Array(full.dropFirst(offset).prefix(limit)), "\(order) LIMIT \(limit) OFFSET \(offset)")
+            }
+        }
+    }
+}
