@@ -21,8 +21,12 @@ extension QueryExecutor {
         case .index(let index, let ranges):
             // Candidates from the index, in document-ID order as a scan would give them; each
             // is checked against the whole condition.
-            let ids = Set(try index.documentIDs(in: ranges, in: core))
-            for id in ids.sorted(by: { $0.precedesInByteOrder($1) }) {
+            // One equality range lists its documents in ID order already, each once.
+            var ids = try index.documentIDs(in: ranges, in: core)
+            if !(ranges.count == 1 && ranges[0].isPoint) {
+                ids = Set(ids).sorted { $0.precedesInByteOrder($1) }
+            }
+            for id in ids {
                 try core.documents.visitRecord(id) { view in
                     if !view.flags.contains(.deleted), let row = try reader.row(view) { rows.append(row) }
                 }

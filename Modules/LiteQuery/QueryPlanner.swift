@@ -123,6 +123,12 @@ enum IndexRange: CustomStringConvertible {
     /// Every string starting with this text.
     case stringPrefix(String)
 
+    /// Whether the range is one value (its index entries then differ only by document ID).
+    var isPoint: Bool {
+        if case .between(let lower?, let upper?) = self { return lower == upper && IndexKey.encode([lower]) == IndexKey.encode([upper]) }
+        return false
+    }
+
     var description: String {
         switch self {
         case .between(let lower, let upper) where lower != nil && lower == upper: return "= \(lower.map { "\($0)" } ?? "")"
