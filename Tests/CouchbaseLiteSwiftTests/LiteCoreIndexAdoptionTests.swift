@@ -1,0 +1,167 @@
+import CSQLite
+import Foundation
+import LiteQuery
+import LiteStorage
+import Testing
+import TestSupport
+@testable import CouchbaseLiteSwift
+@testable import LiteDatabase
+
+/// Real Couchbase Lite 2.8's value index `index1` (firstName, lastName) in
+/// `v2/upgrade_2.8_index.cblite2` becomes one of ours when the file opens: listed, used by the
+/// planner, kept in step — while LiteCore's own SQLite index stays in the file, still correct
+/// (SQLite's integrity check recomputes it) and still answering through its expressions.
+@Suite struct LiteCoreIndexAdoptionTests {
+    private static let fixture = "v2/upgrade_2.8_index.cblite2"
+    private static let name = "upgrade_2.8_index"
+
+    private func open(_ directory: TemporaryDirectory) throws -> Database {
+        let config = DatabaseConfiguration()
+        config.directory = directory.path
+        return try Database(name: Self.name, config: config)
+    }
+
+    /// Runs SQL on the copy's `db.sqlite3` with the raw SQLite API, as another program (here:
+    /// what real Couchbase Lite does to its own tables) would.
+    private func execute(_ sql: String, in directory: TemporaryDirectory) throws {
+        var handle: OpaquePointer?
+        let path = directory.appending(Self.name + ".cblite2/db.sqlite3").path
+        guard sqlite3_open(path, &handle) == SQLITE_OK else { throw StorageError(.ioFailure, "cannot open \(path)") }
+        defer { sqlite3_close(handle) }
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+            defer { sqlite3_free(message) }
+            throw StorageError(.engineFailure, message.map { String(cString: $0) } ?? "SQL failed")
+        }
+    }
+
+    private func ids(_ database: Database, firstName: String) throws -> [String] {
+        try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["=",[".firstName"],"\#(firstName)"]}"#)
+            .execute().map { $0.string(at: 0) ?? "" }.sorted()
+    }
+
+    private func explain(_ database: Database) throws -> String {
+        try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["=",[".firstName"],"Zed"]}"#).explain()
+    }
+
+    @Test func theIndexIsAdoptedListedAndUsedAndLiteCoresStaysValid() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy(Self.fixture, into: directory)
+        let database = try open(directory)
+        defer { try? database.close() }
+        #expect(database.indexes == ["index1"])
+        let stored = try ValueIndex.stored(in: database.core)
+        #expect(stored.map(\.name) == ["index1"])
+        #expect(stored.first?.definition == #"[[".firstName"],[".lastName"]]"#)
+        #expect(stored.first?.isAdopted == true)
+        #expect(stored.first?.isCurrent == true)
+
+        // The two documents Couchbase Lite saved (both with firstName "fName") are in the
+        // adopted index.
+        let existing = try database.createQuery(json: #"{"WHAT":[["._id"]]}"#).execute().map { $0.string(at: 0) ?? "" }
+        #expect(existing.count == 2)
+        #expect(try ids(database, firstName: "fName") == existing.sorted())
+
+        try database.saveDocument(MutableDocument(id: "added", data: ["firstName": "Zed", "lastName": "Zulu"]))
+        #expect(try explain(database).contains("index \"index1\""))
+        #expect(try ids(database, firstName: "Zed") == ["added"])
+        try database.performMaintenance(type: .integrityCheck)
+
+        // LiteCore's own index still evaluates its expressions, and holds the new document.
+        let holder = try #require(database.core.dataFile as? any ForeignIndexHolding)
+        let entries = try holder.foreignIndexEntries(named: "index1")
+        #expect(entries.count == 3)
+        #expect(entries.contains(ForeignIndexEntry(recordKey: "added", values: [.text("Zed"), .text("Zulu")])))
+        // Read through the index, so in its order (SQLite's binary order of the first names).
+        let firstNames = entries.compactMap { entry -> String? in
+            if case .text(let text) = entry.values.first { return text }
+            return nil
+        }
+        #expect(firstNames.count == 3)
+        #expect(firstNames == firstNames.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+    }
+
+    @Test func aFileWithoutAnIndexesTableIsAdoptedFromItsSQL() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy(Self.fixture, into: directory)
+        // Before Couchbase Lite 2.5 the SQL index in sqlite_master was the only record.
+        try execute("DROP TABLE indexes", in: directory)
+        let database = try open(directory)
+        defer { try? database.close() }
+        #expect(database.indexes == ["index1"])
+        #expect(try ValueIndex.stored(in: database.core).first?.definition == #"[[".firstName"],[".lastName"]]"#)
+        try database.saveDocument(MutableDocument(id: "added", data: ["firstName": "Zed", "lastName": "Zulu"]))
+        #expect(try explain(database).contains("index \"index1\""))
+        #expect(try ids(database, firstName: "Zed") == ["added"])
+        try database.performMaintenance(type: .integrityCheck)
+    }
+
+    @Test func deletingAnAdoptedIndexDeletesLiteCoresSoItIsNotAdoptedAgain() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy(Self.fixture, into: directory)
+        do {
+            let database = try open(directory)
+            defer { try? database.close() }
+            try database.deleteIndex(forName: "index1")
+            #expect(database.indexes == [])
+            #expect(try database.core.dataFile.foreignIndexes() == [])
+            #expect(try !explain(database).contains("index1"))
+        }
+        let reopened = try open(directory)
+        defer { try? reopened.close() }
+        #expect(reopened.indexes == [])
+        try reopened.saveDocument(MutableDocument(id: "added", data: ["firstName": "Zed"]))
+        #expect(try ids(reopened, firstName: "Zed") == ["added"])
+        try reopened.performMaintenance(type: .integrityCheck)
+    }
+
+    @Test func anIndexCouchbaseLiteDeletedIsForgottenOnOpen() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy(Self.fixture, into: directory)
+        do {
+            let database = try open(directory)
+            #expect(database.indexes == ["index1"])
+            try database.close()
+        }
+        // What LiteCore's deleteIndex does (SQLiteDataFile::deleteIndex in 2.8).
+        try execute(#"DELETE FROM indexes WHERE name='index1'; DROP INDEX IF EXISTS "index1";"#, in: directory)
+        let reopened = try open(directory)
+        defer { try? reopened.close() }
+        #expect(reopened.indexes == [])
+        #expect(try ValueIndex.stored(in: reopened.core).isEmpty)
+    }
+
+    @Test func anIndexCouchbaseLiteRecreatedWithAnotherDefinitionWins() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy(Self.fixture, into: directory)
+        do {
+            let database = try open(directory)
+            try database.close()
+        }
+        // LiteCore's createIndex with a new definition under the same name records it in
+        // `indexes` (and rebuilds its SQL index, which needs `fl_value`, a function this raw
+        // connection does not have: only the recorded definition changes here).
+        try execute(#"UPDATE indexes SET expression='[[".lastName"]]' WHERE name='index1'"#, in: directory)
+        let reopened = try open(directory)
+        defer { try? reopened.close() }
+        #expect(try ValueIndex.stored(in: reopened.core).map(\.definition) == [#"[[".lastName"]]"#])
+        try reopened.saveDocument(MutableDocument(id: "added", data: ["firstName": "Zed", "lastName": "Zulu"]))
+        let byLastName = try reopened.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["=",[".lastName"],"Zulu"]}"#)
+        #expect(try byLastName.explain().contains("index \"index1\""))
+        #expect(try byLastName.execute().map { $0.string(at: 0) ?? "" } == ["added"])
+        try reopened.performMaintenance(type: .integrityCheck)
+    }
+
+    @Test func creatingTheSameIndexThroughTheAPIIsANoOpAndAnotherDefinitionIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy(Self.fixture, into: directory)
+        let database = try open(directory)
+        defer { try? database.close() }
+        try database.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.property("firstName"),
+                                                         ValueIndexItem.property("lastName")), withName: "index1")
+        #expect(try ValueIndex.stored(in: database.core).first?.isAdopted == true)
+        #expect(throws: CouchbaseLiteError.self) {
+            try database.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.property("lastName")), withName: "index1")
+        }
+    }
+}
