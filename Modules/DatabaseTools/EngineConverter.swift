@@ -123,6 +123,16 @@ package enum EngineConverter {
             report.verification = try verifyCopy(source: source, sourceFile: sourceFile, destination: destination,
                                                  engine: targetEngine, progress: progress)
         }
+        // Index data of ours was copied as it is; LiteCore's value indexes exist in the copy only
+        // as carried definitions, so opening it for writing adopts and builds them there. (Only
+        // then: a writable open also completes what the core expects, such as UUIDs, which an
+        // exact copy of a file without LiteCore indexes should not gain.)
+        if try sourceFile.foreignIndexes().contains(where: { $0.kind == .value }) {
+            try DatabaseToolsError.wrapping(.ioFailure, "cannot build the indexes of \(destination.path)") {
+                let core = try destination.open(.readWrite)
+                try core.close()
+            }
+        }
         return report
     }
 

@@ -11,6 +11,11 @@ import TestSupport
 /// `v2/upgrade_2.8_index.cblite2` becomes one of ours when the file opens: listed, used by the
 /// planner, kept in step — while LiteCore's own SQLite index stays in the file, still correct
 /// (SQLite's integrity check recomputes it) and still answering through its expressions.
+///
+/// Checked by hand with real Couchbase Lite 2.8's `cblite` (LiteCore 72062d27) on a copy after
+/// our saves, an index of ours and the adoption: `check` passes, `info -v` lists only `index1`,
+/// and `firstName = 'Zed'` runs as `SEARCH _doc USING INDEX index1 (<expr>=?)` returning our
+/// document; after our `drop-index index1` it lists no index and the query is a `SCAN`.
 @Suite struct LiteCoreIndexAdoptionTests {
     private static let fixture = "v2/upgrade_2.8_index.cblite2"
     private static let name = "upgrade_2.8_index"
