@@ -86,6 +86,25 @@ import TestSupport
         #expect(firstNames == firstNames.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
     }
 
+    /// With RocksDB configured the file is converted in place first; LiteCore's index then
+    /// exists only as a carried definition, and is adopted from it.
+    @Test(arguments: StorageEngineKind.allCases)
+    func theIndexIsAdoptedAndUsedOnEitherEngine(engine: StorageEngineKind) throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy(Self.fixture, into: directory)
+        let database = try Database(name: Self.name, config: engine.config(in: directory))
+        defer { try? database.close() }
+        #expect(database.core.engine.name == engine.engine.name)
+        #expect(database.indexes == ["index1"])
+        try database.saveDocument(MutableDocument(id: "added", data: ["firstName": "Zed", "lastName": "Zulu"]))
+        #expect(try explain(database).contains("index \"index1\""))
+        #expect(try ids(database, firstName: "Zed") == ["added"])
+        #expect(try ids(database, firstName: "fName").count == 2)
+        try database.deleteIndex(forName: "index1")
+        #expect(database.indexes == [])
+        try database.performMaintenance(type: .integrityCheck)
+    }
+
     @Test func aFileWithoutAnIndexesTableIsAdoptedFromItsSQL() throws {
         let directory = try TemporaryDirectory()
         try Fixtures.copy(Self.fixture, into: directory)
