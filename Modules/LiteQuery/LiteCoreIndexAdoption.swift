@@ -34,6 +34,13 @@ package enum LiteCoreIndexAdoption {
         let stores = try core.dataFile.byteKeyStoreNames()
         let adoptedBefore = try stores.filter { try $0.hasPrefix("value:") && isAdopted(storeName: $0, in: core) }
         guard !adoptable.isEmpty || !adoptedBefore.isEmpty else { return [] }
+        // Usually everything was adopted by an earlier open: no write transaction then.
+        let originals = Set(foreign.map(\.name))
+        if !core.dataFile.isInTransaction,
+           try adoptable.allSatisfy({ try isAdoptedAlready($0, in: core) }),
+           adoptedBefore.allSatisfy({ originals.contains(indexName(ofStore: $0)) }) {
+            return adoptable.filter { $0.expression != nil }.map(\.name)
+        }
         return try core.inTransaction {
             var adopted: [String] = []
             for original in adoptable {
@@ -61,10 +68,8 @@ package enum LiteCoreIndexAdoption {
                 }
             }
             // Adopted indexes whose original real Couchbase Lite deleted.
-            let originals = Set(foreign.map(\.name))
             for storeName in adoptedBefore {
-                let encoded = String(storeName.dropFirst("value:".count))
-                guard !originals.contains(encoded.removingPercentEncoding ?? encoded) else { continue }
+                guard !originals.contains(indexName(ofStore: storeName)) else { continue }
                 forget(storeName, in: core)
                 try core.dataFile.deleteByteKeyStore(storeName)
             }
@@ -88,6 +93,22 @@ package enum LiteCoreIndexAdoption {
     private static func isAdopted(storeName: String, in core: DatabaseCore) throws -> Bool {
         guard try core.dataFile.byteKeyStoreNames().contains(storeName) else { return false }
         return try core.dataFile.byteKeyStore(storeName).get(adoptedKey) != nil
+    }
+
+    /// Whether `original` has an adopted copy with its definition (or cannot be adopted at all).
+    private static func isAdoptedAlready(_ original: ForeignIndex, in core: DatabaseCore) throws -> Bool {
+        guard let expression = original.expression else { return true }
+        let storeName = ValueIndex.storeName(original.name)
+        guard try core.dataFile.byteKeyStoreNames().contains(storeName) else { return false }
+        let store = try core.dataFile.byteKeyStore(storeName)
+        guard try store.get(adoptedKey) != nil, let ours = try store.get(ValueIndex.definitionKey) else { return false }
+        return sameDefinition(String(decoding: ours, as: UTF8.self), expression)
+    }
+
+    /// The index name a `value:` store holds (percent-decoded).
+    private static func indexName(ofStore storeName: String) -> String {
+        let encoded = String(storeName.dropFirst("value:".count))
+        return encoded.removingPercentEncoding ?? encoded
     }
 
     /// Unregisters the indexer of an index store (its data is deleted by the caller).

@@ -71,7 +71,9 @@ extension ValueIndex {
     /// state rebuilds the index.
     @discardableResult
     package func catchUp(in core: DatabaseCore) throws -> CatchUp {
-        try core.inTransaction {
+        // The usual case needs no write transaction (nor waits for another writer's).
+        if !core.dataFile.isInTransaction, try isCurrent(in: core) { return .current }
+        return try core.inTransaction {
             let store = try core.dataFile.byteKeyStore(storeName)
             let now = try core.documentStoreState()
             guard let recorded = try Self.recordedState(in: store), recorded.purgeCount == now.purgeCount,
