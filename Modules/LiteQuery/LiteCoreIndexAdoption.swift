@@ -29,6 +29,11 @@ package enum LiteCoreIndexAdoption {
     /// - Returns: the names of the indexes adopted (newly or again).
     @discardableResult
     package static func adopt(in core: DatabaseCore) throws -> [String] {
+        // A SQLite file converted from RocksDB gets LiteCore's indexes back from their carried
+        // definitions, so real Couchbase Lite finds them again.
+        if let holder = core.dataFile as? any ForeignIndexHolding, try !core.dataFile.carriedForeignIndexes().isEmpty {
+            try holder.restoreCarriedForeignIndexes()
+        }
         let foreign = try core.dataFile.foreignIndexes()
         let adoptable = foreign.filter { $0.kind == .value && $0.keyStore == DatabaseCore.StoreNames.documents }
         let stores = try core.dataFile.byteKeyStoreNames()

@@ -19,4 +19,14 @@ package protocol ForeignIndexHolding: DataFile {
     /// its expressions evaluated by the engine as the index's creator defined them.
     /// - Throws: `StorageError.notFound` when the file holds no such value index.
     func foreignIndexEntries(named name: String) throws -> [ForeignIndexEntry]
+
+    /// Re-creates, in the file's own structures, the carried value indexes (see
+    /// ``ForeignIndex/carrierStoreName``) the file lacks — those whose expressions the engine
+    /// can write as its creator did — and forgets their carried definitions, so a file
+    /// converted back to this engine gives the original program its indexes again. Inside the
+    /// current write transaction, or its own; the file must have been opened with a
+    /// `RecordValueReader` (the indexes are built from the records).
+    /// - Returns: the names of the indexes re-created.
+    @discardableResult
+    func restoreCarriedForeignIndexes() throws -> [String]
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The parts of a LiteCore `CREATE INDEX` statement the engine needs: the SQL of each indexed
 /// expression, whether the index is partial, and — when every expression is a plain
 /// `fl_value(body, 'path')`, as LiteCore 2.x writes a value index on properties — the
@@ -91,6 +93,24 @@ struct LiteCoreIndexSQL: Equatable {
             path.append(character)
         }
         return path.isEmpty ? nil : path
+    }
+
+    /// The statement LiteCore 2.8 writes for value index `name` on `table` over plain
+    /// properties (`[[".a"],[".b"]]` → `CREATE INDEX "name" ON "table" (fl_value(body, 'a'),
+    /// fl_value(body, 'b'))`), or nil when `jsonExpression` is anything else.
+    static func createStatement(name: String, table: String, jsonExpression: String) -> String? {
+        guard let data = jsonExpression.data(using: .utf8),
+              let items = (try? JSONSerialization.jsonObject(with: data)) as? [Any], // allowed: not JSON means no statement
+              !items.isEmpty else { return nil }
+        var columns: [String] = []
+        for item in items {
+            guard let operands = item as? [Any], operands.count == 1, let property = operands[0] as? String,
+                  property.hasPrefix("."), property.count > 1 else { return nil }
+            let path = property.dropFirst().replacingOccurrences(of: "'", with: "''")
+            columns.append("fl_value(body, '\(path)')")
+        }
+        let quote = { (identifier: String) in "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        return "CREATE INDEX \(quote(name)) ON \(quote(table)) (\(columns.joined(separator: ", ")))"
     }
 
     private static func closing(_ open: Unicode.Scalar) -> Unicode.Scalar { open == "[" ? "]" : open }

@@ -94,6 +94,52 @@ extension SQLiteDataFile: ForeignIndexHolding {
         }
     }
 
+    /// Re-creates carried value indexes over plain properties as LiteCore 2.8 makes them: the
+    /// SQL index (statement text identical to LiteCore's) and its `indexes` row (the table is
+    /// created as LiteCore creates it when missing).
+    @discardableResult
+    package func restoreCarriedForeignIndexes() throws -> [String] {
+        let carried = try carriedForeignIndexes().filter { $0.kind == .value }
+        guard !carried.isEmpty else { return [] }
+        return try write {
+            let stores = try keyStoreNames()
+            var restored: [String] = []
+            try withWriter { writer in
+                for index in carried {
+                    guard stores.contains(index.keyStore), let expression = index.expression,
+                          let statement = LiteCoreIndexSQL.createStatement(
+                            name: index.name, table: SQLiteSchema.table(index.keyStore), jsonExpression: expression)
+                    else { continue }
+                    let existing = try writer.prepare("SELECT 1 FROM sqlite_master WHERE name = ?")
+                    let taken: Bool
+                    do {
+                        defer { existing.finalize() }
+                        existing.bind(1, index.name)
+                        taken = try existing.step()
+                    }
+                    if taken { continue }
+                    if try !tableExists("indexes", writer) {
+                        try writer.execute("CREATE TABLE indexes (name TEXT PRIMARY KEY, type INTEGER NOT NULL,"
+                                           + " keyStore TEXT NOT NULL, expression TEXT, indexTableName TEXT)")
+                    }
+                    try writer.execute(statement)
+                    let register = try writer.prepare("INSERT OR REPLACE INTO indexes (name, type, keyStore, expression) "
+                                                      + "VALUES (?, 0, ?, ?)")
+                    defer { register.finalize() }
+                    register.bind(1, index.name)
+                    register.bind(2, index.keyStore)
+                    register.bind(3, expression)
+                    try register.run()
+                    restored.append(index.name)
+                }
+                if !restored.isEmpty { transaction?.changedSchema = true }
+            }
+            let carrier = try byteKeyStore(ForeignIndex.carrierStoreName)
+            for name in restored { try carrier.delete(Array(name.utf8)) }
+            return restored
+        }
+    }
+
     /// A column's value as `fl_value` represents values (an empty blob is JSON null).
     private func scalar(_ statement: SQLiteStatement, _ column: Int32) -> StoredScalar {
         switch sqlite3_column_type(statement.handle, column) {

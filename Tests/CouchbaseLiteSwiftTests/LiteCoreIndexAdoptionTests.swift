@@ -105,6 +105,27 @@ import TestSupport
         try database.performMaintenance(type: .integrityCheck)
     }
 
+    /// Converted in place to RocksDB and back, the file has LiteCore's SQL index again (made
+    /// from the carried definition), holding the documents saved meanwhile.
+    @Test func aRoundTripThroughRocksDBGivesCouchbaseLiteItsIndexBack() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy(Self.fixture, into: directory)
+        do {
+            let rocks = try Database(name: Self.name, config: StorageEngineKind.rocksdb.config(in: directory))
+            defer { try? rocks.close() }
+            try rocks.saveDocument(MutableDocument(id: "added", data: ["firstName": "Zed", "lastName": "Zulu"]))
+        }
+        let database = try Database(name: Self.name, config: StorageEngineKind.sqlite.config(in: directory))
+        defer { try? database.close() }
+        #expect(database.indexes == ["index1"])
+        #expect(try ids(database, firstName: "Zed") == ["added"])
+        let holder = try #require(database.core.dataFile as? any ForeignIndexHolding)
+        #expect(try holder.foreignIndexEntries(named: "index1").map(\.recordKey).sorted()
+                == ["-3aW8VeEWNHiXlvj6lhl2Cl", "-4xUa8BVjx0TiT_iCFWjpzM", "added"])
+        #expect(try database.core.dataFile.carriedForeignIndexes().isEmpty)
+        try database.performMaintenance(type: .integrityCheck)
+    }
+
     @Test func aFileWithoutAnIndexesTableIsAdoptedFromItsSQL() throws {
         let directory = try TemporaryDirectory()
         try Fixtures.copy(Self.fixture, into: directory)

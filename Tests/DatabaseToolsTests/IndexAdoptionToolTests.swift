@@ -1,5 +1,6 @@
 import DatabaseTools
 import Foundation
+import LiteStorage
 import Testing
 import TestSupport
 
@@ -51,6 +52,15 @@ import TestSupport
             let returned = try ToolRunner.convert(rocks, back, "--engine", "sqlite")
             #expect(returned.status == 0, "\(returned.stderr)")
             #expect(try ToolRunner.cblite("indexes", back).output == "index1\tvalue (adopted from Couchbase Lite)\n")
+            // Back in SQLite, LiteCore's own index is there again, as 2.8 writes it, and answers.
+            let core = try DatabaseLocation(path: back).open(.readOnly)
+            defer { try? core.close() }
+            let file = core.dataFile
+            let native = try #require(file as? any ForeignIndexHolding)
+            #expect(try native.foreignIndexEntries(named: "index1").map(\.recordKey).contains("added"))
+            #expect(try file.foreignIndexes().first?.sql
+                    == #"CREATE INDEX "index1" ON "kv_default" (fl_value(body, 'firstName'), fl_value(body, 'lastName'))"#)
+            #expect(try file.carriedForeignIndexes().isEmpty)
             #expect(try ToolRunner.cblite("query", back, Self.query, "--explain").output.contains("index \"index1\""))
             #expect(try ToolRunner.cblite("query", back, Self.query).output == "[\"added\"]\n")
         }

@@ -12,6 +12,17 @@ import Testing
         #expect(parsed.jsonExpression == #"[[".firstName"],[".lastName"]]"#)
     }
 
+    @Test func plainPropertyIndexesAreWrittenBackAsLiteCoreWritesThem() throws {
+        let statement = LiteCoreIndexSQL.createStatement(name: "index1", table: "kv_default",
+                                                         jsonExpression: #"[[".firstName"],[".lastName"]]"#)
+        #expect(statement == #"CREATE INDEX "index1" ON "kv_default" (fl_value(body, 'firstName'), fl_value(body, 'lastName'))"#)
+        let quoted = try #require(LiteCoreIndexSQL.createStatement(name: #"a"b"#, table: "kv_default",
+                                                                   jsonExpression: #"[[".it's"]]"#))
+        #expect(LiteCoreIndexSQL(quoted)?.jsonExpression == #"[[".it's"]]"#)
+        #expect(LiteCoreIndexSQL.createStatement(name: "i", table: "kv_default", jsonExpression: #"[["lower()",[".a"]]]"#) == nil)
+        #expect(LiteCoreIndexSQL.createStatement(name: "i", table: "kv_default", jsonExpression: "[]") == nil)
+    }
+
     @Test func quotesAndNestedPathsSurvive() throws {
         let parsed = try #require(LiteCoreIndexSQL(#"CREATE INDEX "a (b), c" ON kv_default (fl_value(body, 'it''s.x[0]'),fl_value( body , 'q"\.r' ))"#))
         #expect(parsed.columns.count == 2)
