@@ -90,11 +90,6 @@ package enum LiteCoreIndexAdoption {
         try core.dataFile.dropForeignIndex(named: name)
     }
 
-    /// Whether index `name` of `core`'s file is an adopted copy of one of LiteCore's.
-    package static func isAdopted(_ name: String, in core: DatabaseCore) throws -> Bool {
-        try isAdopted(storeName: ValueIndex.storeName(name), in: core)
-    }
-
     private static func isAdopted(storeName: String, in core: DatabaseCore) throws -> Bool {
         guard try core.dataFile.byteKeyStoreNames().contains(storeName) else { return false }
         return try core.dataFile.byteKeyStore(storeName).get(adoptedKey) != nil
