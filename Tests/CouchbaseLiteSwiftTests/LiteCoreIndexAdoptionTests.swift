@@ -40,6 +40,28 @@ import TestSupport
         }
     }
 
+    /// The first column of each row `sql` returns, with the raw SQLite API and LiteCore's
+    /// connection setting `case_sensitive_like` (which its LIKE queries below depend on).
+    private func strings(_ sql: String, in directory: TemporaryDirectory) throws -> [String] {
+        var handle: OpaquePointer?
+        let path = directory.appending(Self.name + ".cblite2/db.sqlite3").path
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+            throw StorageError(.ioFailure, "cannot open \(path)")
+        }
+        defer { sqlite3_close(handle) }
+        sqlite3_exec(handle, "PRAGMA case_sensitive_like=true", nil, nil, nil)
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw StorageError(.engineFailure, String(cString: sqlite3_errmsg(handle)))
+        }
+        defer { sqlite3_finalize(statement) }
+        var rows: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+        }
+        return rows
+    }
+
     private func ids(_ database: Database, firstName: String) throws -> [String] {
         try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["=",[".firstName"],"\#(firstName)"]}"#)
             .execute().map { $0.string(at: 0) ?? "" }.sorted()
@@ -84,6 +106,34 @@ import TestSupport
         }
         #expect(firstNames.count == 3)
         #expect(firstNames == firstNames.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+    }
+
+    /// How LiteCore 2.8 (source at 72062d27) finds key stores and, in a file without an
+    /// `indexes` table, indexes: our `bk_*` tables and their automatic indexes are never among
+    /// them, whatever indexes of ours the file holds.
+    @Test func couchbaseLitesOwnQueriesNeverFindOurTables() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.copy(Self.fixture, into: directory)
+        do {
+            let database = try open(directory)
+            defer { try? database.close() }
+            try database.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.property("lastName")), withName: "byLast")
+            try database.createIndex(IndexBuilder.fullTextIndex(items: FullTextIndexItem.property("lastName")), withName: "text")
+            try database.saveDocument(MutableDocument(id: "added", data: ["firstName": "Zed", "lastName": "Zulu"]))
+        }
+        #expect(try strings("SELECT name FROM sqlite_master WHERE type='table' AND name GLOB 'bk_*' ORDER BY name", in: directory)
+                == ["bk_fts:text", "bk_value:byLast", "bk_value:index1"])
+        // SQLiteDataFile::allKeyStoreNames (SQLiteKeyStore.cc).
+        #expect(try strings("SELECT substr(name,4) FROM sqlite_master WHERE type='table' AND name GLOB 'kv_*' ORDER BY name",
+                            in: directory) == ["default", "info"])
+        // SQLiteDataFile::getIndexesOldStyle (SQLiteDataFile+Indexes.cc), value and FTS indexes.
+        #expect(try strings("""
+            SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'kv_%'             AND name NOT LIKE 'kv_%_seqs' AND sql NOT NULL
+            """, in: directory) == ["index1"])
+        #expect(try strings("""
+            SELECT name FROM sqlite_master WHERE type='table' AND name like '%::%'             AND sql LIKE 'CREATE VIRTUAL TABLE % USING fts%'
+            """, in: directory) == [])
+        #expect(try strings("SELECT name FROM indexes", in: directory) == ["index1"])
     }
 
     /// With RocksDB configured the file is converted in place first; LiteCore's index then
