@@ -166,7 +166,7 @@ package final class DatabaseCore: Sendable {
             sharedKeys = table.keys
             valueReader.attach(table.keys)
         } catch {
-            try? file.close()
+            try? file.close()  // allowed: the open failed; its error is thrown
             throw error
         }
         notifier = ChangeNotifier.forPath(path)
@@ -179,7 +179,7 @@ package final class DatabaseCore: Sendable {
                 try ensureInfoRecords()
             } catch {
                 SharedKeysRegistry.shared.release(path: path)
-                try? file.close()
+                try? file.close()  // allowed: the open failed; its error is thrown
                 throw error
             }
         }
