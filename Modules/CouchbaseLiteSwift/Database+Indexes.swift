@@ -11,7 +11,8 @@ extension Database {
             let names = try core.dataFile.byteKeyStoreNames()
             var result = names.filter { $0.hasPrefix("fts:") || $0.hasPrefix("value:") }.map(Self.indexName(ofStore:))
             result += try core.dataFile.foreignIndexes().map(\.name)
-            return result.sorted()
+            // An adopted index of Couchbase Lite's is both ours and the file's: listed once.
+            return Array(Set(result)).sorted()
         } catch {
             Self.log.log(.error, .database, "Cannot list the indexes of \"\(name)\": \(error)")
             return []

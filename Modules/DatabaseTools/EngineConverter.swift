@@ -77,7 +77,12 @@ package enum EngineConverter {
             return try build(source: source, sourceEngine: sourceEngine, destination: destination,
                              targetEngine: targetEngine, verify: options.verify, progress: progress)
         } catch {
-            try? FileManager.default.removeItem(atPath: destination.path)
+            do {
+                try FileManager.default.removeItem(atPath: destination.path)
+            } catch let cleanup {
+                throw DatabaseToolsError(.ioFailure, "conversion failed, and the half-built \(destination.path) could "
+                                         + "not be removed (\(cleanup)); delete it by hand", underlying: error)
+            }
             throw error
         }
     }
@@ -99,7 +104,7 @@ package enum EngineConverter {
             try FileManager.default.createDirectory(atPath: destination.path, withIntermediateDirectories: true)
         }
         let sourceFile = try openFile(sourceEngine, bundle: source.path, create: false, readOnly: true)
-        defer { try? sourceFile.close() }
+        defer { try? sourceFile.close() }  // allowed: a read-only source; nothing to lose on close
         let destinationFile = try openFile(targetEngine, bundle: destination.path, create: true, readOnly: false)
         let items: Int
         do {
@@ -113,7 +118,7 @@ package enum EngineConverter {
             items = total
             try destinationFile.close()
         } catch {
-            try? destinationFile.close()
+            try? destinationFile.close()  // allowed: the copy failed and is removed; its error is thrown
             throw error
         }
         let blobs = try transferBlobs(from: source, to: destination, progress: progress)
@@ -122,6 +127,16 @@ package enum EngineConverter {
         if verify {
             report.verification = try verifyCopy(source: source, sourceFile: sourceFile, destination: destination,
                                                  engine: targetEngine, progress: progress)
+        }
+        // Index data of ours was copied as it is; LiteCore's value indexes exist in the copy only
+        // as carried definitions, so opening it for writing adopts and builds them there. (Only
+        // then: a writable open also completes what the core expects, such as UUIDs, which an
+        // exact copy of a file without LiteCore indexes should not gain.)
+        if try sourceFile.foreignIndexes().contains(where: { $0.kind == .value }) {
+            try DatabaseToolsError.wrapping(.ioFailure, "cannot build the indexes of \(destination.path)") {
+                let core = try destination.open(.readWrite)
+                try core.close()
+            }
         }
         return report
     }
@@ -135,7 +150,7 @@ package enum EngineConverter {
         let copy = try DatabaseToolsError.wrapping(.ioFailure, "cannot reopen \(path) to verify it") {
             try engine.open(at: path, options: DataFileOptions(readOnly: true))
         }
-        defer { try? copy.close() }
+        defer { try? copy.close() }  // allowed: reopened read-only to verify
         var summary = try StorageVerifier.compare(sourceFile, copy)
         summary.blobs = try StorageVerifier.compareBlobs(blobStore(source), blobStore(destination))
         progress(ConversionProgress(phase: .verifying, completed: 1, total: 1))

@@ -166,7 +166,7 @@ package final class DatabaseCore: Sendable {
             sharedKeys = table.keys
             valueReader.attach(table.keys)
         } catch {
-            try? file.close()
+            try? file.close()  // allowed: the open failed; its error is thrown
             throw error
         }
         notifier = ChangeNotifier.forPath(path)
@@ -179,7 +179,7 @@ package final class DatabaseCore: Sendable {
                 try ensureInfoRecords()
             } catch {
                 SharedKeysRegistry.shared.release(path: path)
-                try? file.close()
+                try? file.close()  // allowed: the open failed; its error is thrown
                 throw error
             }
         }
@@ -277,7 +277,10 @@ package final class DatabaseCore: Sendable {
                     state.withLock { $0.pendingChanges.removeAll() }
                     let keyCountBefore = try persistedKeys.beginTransaction(info: info)
                     do {
+                        // Indexes record the document store's state they reflect (catch-up on open).
+                        let storeBefore = indexers.isEmpty ? nil : try documentStoreState()
                         let value = try body()
+                        try notifyIndexersOfCommit(from: storeBefore)
                         let keyCount = sharedKeys.count
                         if keyCount != keyCountBefore {
                             let bytes = try sharedKeys.persistedBytes()

@@ -23,4 +23,15 @@ package protocol DocumentIndexer: AnyObject, Sendable {
     func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore) throws
     /// Rebuilds everything from the documents (maintenance `reindex`), inside a transaction.
     func rebuild(in core: DatabaseCore) throws
+    /// Called just before a write transaction that changed the document store's counters
+    /// commits, with the counters when it began and now (so an index can record which state
+    /// it reflects); an error thrown here aborts the transaction. Does nothing by default.
+    func transactionWillCommit(from before: DocumentStoreState, to after: DocumentStoreState,
+                               in core: DatabaseCore) throws
+}
+
+extension DocumentIndexer {
+    /// Does nothing.
+    package func transactionWillCommit(from before: DocumentStoreState, to after: DocumentStoreState,
+                                       in core: DatabaseCore) throws {}
 }

@@ -97,6 +97,20 @@ extension DatabaseCore {
         for indexer in indexers.all { try indexer.documentChanged(change, in: self) }
     }
 
+    /// The document store's counters now (inside a transaction: including its writes so far).
+    package func documentStoreState() throws -> DocumentStoreState {
+        DocumentStoreState(lastSequence: try documents.lastSequence(), purgeCount: try documents.purgeCount())
+    }
+
+    /// Tells every indexer that the transaction which began at `before` is about to commit,
+    /// when it changed the document store's counters.
+    func notifyIndexersOfCommit(from before: DocumentStoreState?) throws {
+        guard let before, !indexers.isEmpty else { return }
+        let after = try documentStoreState()
+        guard after != before else { return }
+        for indexer in indexers.all { try indexer.transactionWillCommit(from: before, to: after, in: self) }
+    }
+
     /// Rebuilds every index of the file from the documents, in one transaction.
     ///
     /// - Returns: how many indexers rebuilt.

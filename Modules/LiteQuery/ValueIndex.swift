@@ -16,8 +16,8 @@ package final class ValueIndex: DocumentIndexer {
     let expressions: [CompiledExpression]
     let storeName: String
 
-    private static let definitionKey: [UInt8] = [0x00]
-    private static let entryTag: UInt8 = 0x01
+    static let definitionKey: [UInt8] = [0x00]
+    static let entryTag: UInt8 = 0x01
 
     private init(name: String, definition: String) throws {
         self.name = name
@@ -60,8 +60,9 @@ package final class ValueIndex: DocumentIndexer {
                 guard existing == Array(definition.utf8) else {
                     throw QueryError("an index named \"\(name)\" already exists with another definition; delete it first")
                 }
-                // A definition without entries (written before indexes were maintained) is built now.
-                if try store.count() > 1 { return }
+                // A definition without a recorded state (never built, or built before states
+                // were recorded) is built now.
+                if try Self.recordedState(in: store) != nil { return }
             }
             try store.put(definitionKey, Array(definition.utf8))
             try index.rebuild(in: core)
@@ -69,9 +70,14 @@ package final class ValueIndex: DocumentIndexer {
         return index
     }
 
-    /// Registers the value indexes stored in `core`'s file so they stay up to date.
+    /// Registers the value indexes stored in `core`'s file so they stay up to date: adopts
+    /// LiteCore's value indexes first (``LiteCoreIndexAdoption``) and catches each index up with
+    /// writes made without it (``catchUp(in:)``). A read-only file changes nothing: only
+    /// indexes that are up to date are registered (the planner scans for the others).
     @discardableResult
     package static func openAll(in core: DatabaseCore) throws -> [ValueIndex] {
+        let readOnly = core.dataFile.isReadOnly
+        if !readOnly { try LiteCoreIndexAdoption.adopt(in: core) }
         var indexes: [ValueIndex] = []
         for storeName in try core.dataFile.byteKeyStoreNames() where storeName.hasPrefix("value:") {
             guard let bytes = try core.dataFile.byteKeyStore(storeName).get(definitionKey) else { continue }
@@ -79,22 +85,28 @@ package final class ValueIndex: DocumentIndexer {
             let name = encoded.removingPercentEncoding ?? encoded
             let definition = String(decoding: bytes, as: UTF8.self)
             let made = try ValueIndex(name: name, definition: definition)
-            if let index = core.indexer(named: made.storeName, orMake: { made }) as? ValueIndex { indexes.append(index) }
+            if readOnly, core.indexer(named: made.storeName) == nil, try !made.isCurrent(in: core) { continue }
+            if let index = core.indexer(named: made.storeName, orMake: { made }) as? ValueIndex {
+                if !readOnly { try index.catchUp(in: core) }
+                indexes.append(index)
+            }
         }
         return indexes
     }
 
-    /// Removes index `name` and its entries.
+    /// Removes index `name` and its entries, and LiteCore's value index of that name (see
+    /// ``LiteCoreIndexAdoption/dropOriginal(_:in:)``).
     package static func delete(_ name: String, in core: DatabaseCore) throws {
         let storeName = storeName(name)
         core.removeIndexer(named: storeName)
         if try core.dataFile.byteKeyStoreNames().contains(storeName) { try core.dataFile.deleteByteKeyStore(storeName) }
+        try LiteCoreIndexAdoption.dropOriginal(name, in: core)
     }
 
     // MARK: Maintenance
 
     /// The entry key of a document, or nil when its first expression is MISSING.
-    private func entryKey(_ documentID: String, body: [UInt8], core: DatabaseCore) throws -> [UInt8]? {
+    func entryKey(_ documentID: String, body: [UInt8], core: DatabaseCore) throws -> [UInt8]? {
         let document = try FleeceDocument(bytes: body.isEmpty ? StoredDocument.emptyDictionary : body,
                                           sharedKeys: core.sharedKeys, trusted: true)
         let row = QueryRow(id: documentID, sequence: 0, isDeleted: false, expiration: nil, body: document)
@@ -125,6 +137,7 @@ package final class ValueIndex: DocumentIndexer {
                   let key = try entryKey(record.key, body: body, core: core) else { continue }
             try store.put(key, Array(record.key.utf8))
         }
+        try Self.record(try core.documentStoreState(), in: store)
     }
 
     // MARK: Scans

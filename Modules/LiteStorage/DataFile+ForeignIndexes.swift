@@ -29,4 +29,24 @@ extension DataFile {
             }
         }
     }
+
+    /// Forgets foreign index `name`: removes what the file itself holds of it (see
+    /// ``ForeignIndexHolding``) and its carried definition, inside the current write
+    /// transaction or its own. The query engine calls this when an adopted index is deleted, so
+    /// that the program that made the original does not keep a definition the user deleted.
+    /// - Returns: whether there was anything to remove.
+    @discardableResult
+    package func dropForeignIndex(named name: String) throws -> Bool {
+        try write {
+            var dropped = false
+            if let holder = self as? any ForeignIndexHolding {
+                dropped = try holder.dropNativeForeignIndex(named: name)
+            }
+            if try byteKeyStoreNames().contains(ForeignIndex.carrierStoreName) {
+                let store = try byteKeyStore(ForeignIndex.carrierStoreName)
+                if try store.delete(Array(name.utf8)) { dropped = true }
+            }
+            return dropped
+        }
+    }
 }

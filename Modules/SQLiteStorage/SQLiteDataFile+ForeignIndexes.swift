@@ -5,7 +5,8 @@ extension SQLiteDataFile {
     /// LiteCore's indexes in this file, found where each Couchbase Lite version lists them:
     /// the `indexes` table (2.8), the `kv_fts_map` table (2.0's FTS aliases), and
     /// `sqlite_master` (expression indexes over `fl_` functions and FTS4 tables of any 2.x);
-    /// plus definitions a conversion carried here.
+    /// plus definitions a conversion carried here. A value index without an `indexes` row gets
+    /// its JSON expression from its SQL when that is a list of plain properties.
     package func foreignIndexes() throws -> [ForeignIndex] {
         var byName: [String: ForeignIndex] = [:]
         for index in try carriedForeignIndexes() { byName[index.name] = index }
@@ -35,6 +36,8 @@ extension SQLiteDataFile {
                 var index = byName[indexName] ?? ForeignIndex(name: indexName, kind: type == "table" ? .fullText : .value,
                                                               keyStore: storeName)
                 index.sql = sql
+                // Before 2.5 the SQL is the only record of a value index's definition.
+                if index.expression == nil, type == "index" { index.expression = LiteCoreIndexSQL(sql)?.jsonExpression }
                 byName[indexName] = index
             }
             if try tableExists("kv_fts_map", connection) {

@@ -36,9 +36,12 @@ import TestSupport
         let back = try DatabaseLocation(path: directory.appending("back.cblite2").path)
         try EngineConverter.convert(source: original, destination: rocks, options: .init(verify: true))
         try EngineConverter.convert(source: rocks, destination: back, options: .init(verify: true))
-        // The copies also carry the index definitions, compared separately.
+        // The copies also carry the index definitions, compared separately, and adopt (build)
+        // LiteCore's value indexes as ours, which the original, opened read-only, never did.
         let data = { (location: DatabaseLocation) in
-            try RichDatabase.contents(location).filter { $0.key != "bk:" + ForeignIndex.carrierStoreName }
+            try RichDatabase.contents(location).filter {
+                $0.key != "bk:" + ForeignIndex.carrierStoreName && !$0.key.hasPrefix("bk:value:")
+            }
         }
         #expect(try data(rocks) == data(original))
         #expect(try data(back) == data(original))

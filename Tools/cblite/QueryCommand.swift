@@ -212,14 +212,7 @@ struct IndexesCommand: ParsableCommand {
         try ToolFailure.reporting {
             let core = try options.open(.readOnly)
             defer { try? core.close() }
-            for name in try core.dataFile.byteKeyStoreNames() where name.hasPrefix("fts:") || name.hasPrefix("value:") {
-                let kind = name.hasPrefix("fts:") ? "full-text" : "value"
-                let encoded = String(name.drop { $0 != ":" }.dropFirst())
-                print("\(encoded.removingPercentEncoding ?? encoded)\t\(kind)")
-            }
-            for index in try core.dataFile.foreignIndexes() {
-                print("\(index.name)\t\(index.kind == .fullText ? "full-text" : "value") (Couchbase Lite)")
-            }
+            for index in try IndexSummary.all(in: core) { print(index.listLine) }
         }
     }
 }
