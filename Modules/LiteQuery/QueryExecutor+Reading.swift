@@ -9,7 +9,35 @@ extension QueryExecutor {
                                 evaluator: QueryEvaluator) throws -> [QueryRow] {
         let reader = try PassingRowReader(condition: condition, core: core, evaluator: evaluator)
         var rows: [QueryRow] = []
-        switch try QueryPlanner.plan(condition, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator) {
+        let topN = try orderedLimit(query, evaluator)
+        let plan = try QueryPlanner.plan(condition, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator,
+                                         orderBy: topN == nil ? nil : query.orderBy)
+        if let wanted = topN, case .index(let index, let ranges) = plan,
+           let backwards = QueryPlanner.servesOrder(index, ranges, query.orderBy) {
+            // The index gives ORDER BY's order up to values its keys do not tell apart (MISSING
+            // and NULL, numbers equal as doubles): read until OFFSET + LIMIT rows have passed and
+            // the next row's sort keys encode differently from the last kept one's, then sort.
+            var boundary: [UInt8]?
+            try index.visitDocumentIDs(in: ranges[0], descending: backwards, in: core) { id in
+                var found: QueryRow?
+                try core.documents.visitRecord(id) { view in
+                    if !view.flags.contains(.deleted) { found = try reader.row(view) }
+                }
+                guard let row = found else { return true }
+                if let boundary {
+                    let keys = try query.orderBy.map { try evaluator.evaluate($0.expression, row) }
+                    guard IndexKey.encode(keys) == boundary else { return false }
+                } else if rows.count + 1 >= wanted {
+                    boundary = IndexKey.encode(try query.orderBy.map { try evaluator.evaluate($0.expression, row) })
+                }
+                rows.append(row)
+                return true
+            }
+            // In document-ID order, as after a scan; the output's stable sort then orders them.
+            rows.sort { $0.id.precedesInByteOrder($1.id) }
+            return rows
+        }
+        switch plan {
         case .scan:
             // Rows come in the engine's order and are put in document-ID order below, as a
             // key-ordered scan would give them.
@@ -33,6 +61,14 @@ extension QueryExecutor {
             }
         }
         return rows
+    }
+
+    /// OFFSET + LIMIT for a query whose rows a top-N can take straight from an ordered read: an
+    /// ORDER BY and a LIMIT, one source, no grouping, aggregates or DISTINCT.
+    private static func orderedLimit(_ query: CompiledQuery, _ evaluator: QueryEvaluator) throws -> Int? {
+        guard !query.orderBy.isEmpty, query.joins.isEmpty, query.groupBy.isEmpty, !query.distinct,
+              !query.columns.contains(where: { $0.expression.hasAggregate }) else { return nil }
+        return try topCount(query, evaluator)
     }
 
     /// The live document `id` as a row, or nil.

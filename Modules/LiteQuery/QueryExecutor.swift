@@ -33,12 +33,20 @@ package enum QueryExecutor {
         let evaluator = QueryEvaluator(parameters: parameters)
         let (firstWhere, _) = splitWhere(query)
         var lines: [String]
-        switch try QueryPlanner.plan(firstWhere, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator) {
+        let limited = try topCount(query, evaluator) != nil
+        let ordered = limited && query.joins.isEmpty && query.groupBy.isEmpty && !query.distinct && !query.orderBy.isEmpty
+            && !query.columns.contains { $0.expression.hasAggregate }
+        switch try QueryPlanner.plan(firstWhere, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator,
+                                     orderBy: ordered ? query.orderBy : nil) {
         case .scan:
             lines = ["full scan of the documents"]
         case .index(let index, let ranges):
-            lines = ["index \"\(index.name)\" on \(index.definition), "
-                + ranges.map(\.description).joined(separator: " or ") + " (inclusive), each candidate checked against WHERE"]
+            var line = "index \"\(index.name)\" on \(index.definition), "
+                + ranges.map(\.description).joined(separator: " or ") + " (inclusive), each candidate checked against WHERE"
+            if ordered, let backwards = QueryPlanner.servesOrder(index, ranges, query.orderBy) {
+                line += ", read in \(backwards ? "reverse " : "")index order for ORDER BY, stopping after OFFSET + LIMIT rows"
+            }
+            lines = [line]
         }
         for join in query.joins {
             lines.append(JoinProbe(join, joinedAliases: Set(query.joins.map(\.alias)), in: core).description)
@@ -144,7 +152,7 @@ package enum QueryExecutor {
     }
 
     /// OFFSET + LIMIT when the query has a LIMIT small enough to keep that many rows aside.
-    private static func topCount(_ query: CompiledQuery, _ evaluator: QueryEvaluator) throws -> Int? {
+    static func topCount(_ query: CompiledQuery, _ evaluator: QueryEvaluator) throws -> Int? {
         guard let limit = try query.limit.map({ try integer(evaluator.evaluate($0, .none), "LIMIT") }) else { return nil }
         let offset = try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0
         let wanted = max(0, limit).addingReportingOverflow(max(0, offset))

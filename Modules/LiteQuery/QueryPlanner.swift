@@ -12,7 +12,8 @@ enum QueryPlanner {
     }
 
     static func plan(_ whereClause: CompiledExpression?, testsDeletion: Bool, in core: DatabaseCore,
-                     evaluator: QueryEvaluator) throws -> Plan {
+                     evaluator: QueryEvaluator,
+                     orderBy: [(expression: CompiledExpression, descending: Bool)]? = nil) throws -> Plan {
         guard let whereClause, !testsDeletion else { return .scan }
         let indexes = core.registeredIndexers.compactMap { $0 as? ValueIndex }
         guard !indexes.isEmpty else { return .scan }
@@ -31,10 +32,30 @@ enum QueryPlanner {
                     default: total + 100
                     }
                 }
-                if cost < bestCost { (best, bestCost) = (.index(index, ranges), cost) }
+                // On a tie, an index that also gives the ORDER BY wins.
+                let serves = orderBy.map { servesOrder(index, ranges, $0) != nil } ?? false
+                let weighted = cost * 2 + (serves ? 0 : 1)
+                if weighted < bestCost { (best, bestCost) = (.index(index, ranges), weighted) }
             }
         }
         return best
+    }
+
+    /// Whether reading `ranges` of `index` in index order (forwards, or backwards for a
+    /// descending ORDER BY) gives rows in `orderBy`'s order up to ties: one range, ORDER BY
+    /// naming the index's leading expressions in one direction (after the first when the range
+    /// is one value of it). Returns whether to read backwards, or nil.
+    static func servesOrder(_ index: ValueIndex, _ ranges: [IndexRange],
+                            _ orderBy: [(expression: CompiledExpression, descending: Bool)]) -> Bool? {
+        guard ranges.count == 1, let first = orderBy.first, orderBy.allSatisfy({ $0.descending == first.descending }) else {
+            return nil
+        }
+        let wanted = orderBy.map(\.expression)
+        let expressions = index.expressions
+        func leads(from start: Int) -> Bool {
+            start + wanted.count <= expressions.count && Array(expressions[start..<(start + wanted.count)]) == wanted
+        }
+        return leads(from: 0) || (ranges[0].isPoint && leads(from: 1)) ? first.descending : nil
     }
 
     private static func conjuncts(_ expression: CompiledExpression) -> [CompiledExpression] {

@@ -146,23 +146,31 @@ package final class ValueIndex: DocumentIndexer {
     /// order (a document appears once per range it is in).
     func documentIDs(in ranges: [IndexRange], in core: DatabaseCore) throws -> [String] {
         var ids: [String] = []
-        let store = try core.dataFile.byteKeyStore(storeName)
         for range in ranges {
-            let low: [UInt8], high: [UInt8]?
-            switch range {
-            case .between(let lower, let upper):
-                low = [Self.entryTag] + (lower.map { IndexKey.encode([$0]) } ?? [])
-                high = upper.map { ByteKeyRange.successor(ofPrefix: [Self.entryTag] + IndexKey.encode([$0])) }
-                    ?? [Self.entryTag + 1]
-            case .stringPrefix(let prefix):
-                low = [Self.entryTag] + IndexKey.stringPrefix(prefix)
-                high = ByteKeyRange.successor(ofPrefix: low)
-            }
-            let cursor = try store.scan(ByteKeyRange(lower: low, upper: high), descending: false)
-            defer { cursor.close() }
-            while let entry = try cursor.next() { ids.append(String(decoding: entry.value, as: UTF8.self)) }
+            try visitDocumentIDs(in: range, descending: false, in: core) { ids.append($0); return true }
         }
         return ids
+    }
+
+    /// Calls `body` with the ID of each entry in `range`, in index order (by the indexed values,
+    /// then document ID; reversed when `descending`), until it returns false.
+    func visitDocumentIDs(in range: IndexRange, descending: Bool, in core: DatabaseCore,
+                          _ body: (String) throws -> Bool) throws {
+        let low: [UInt8], high: [UInt8]?
+        switch range {
+        case .between(let lower, let upper):
+            low = [Self.entryTag] + (lower.map { IndexKey.encode([$0]) } ?? [])
+            high = upper.map { ByteKeyRange.successor(ofPrefix: [Self.entryTag] + IndexKey.encode([$0])) }
+                ?? [Self.entryTag + 1]
+        case .stringPrefix(let prefix):
+            low = [Self.entryTag] + IndexKey.stringPrefix(prefix)
+            high = ByteKeyRange.successor(ofPrefix: low)
+        }
+        let cursor = try core.dataFile.byteKeyStore(storeName).scan(ByteKeyRange(lower: low, upper: high), descending: descending)
+        defer { cursor.close() }
+        while let entry = try cursor.next() {
+            if try !body(String(decoding: entry.value, as: UTF8.self)) { return }
+        }
     }
 
     /// The IDs of the documents whose first expression lies between `lower` and `upper`
