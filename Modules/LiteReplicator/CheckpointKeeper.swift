@@ -9,7 +9,8 @@ import LiteDatabase
 /// the first unsaved change, and at the end: a short replication sends one `setCheckpoint`.
 package actor CheckpointKeeper {
     /// How long progress may stay unsaved.
-    static let saveDelay: Duration = .seconds(5)
+    /// How long after a change the autosave waits.
+    private let saveDelay: Duration
     private var autosave: Task<Void, Never>?
     let id: String
     let store: CheckpointStore
@@ -25,7 +26,8 @@ package actor CheckpointKeeper {
     private(set) var hadLocalCheckpoint = false
 
     init(id: String, store: CheckpointStore, connection: BLIPConnection, checkpoint: ReplicationCheckpoint,
-         remoteRevision: String) {
+         remoteRevision: String, saveDelay: Duration = .seconds(5)) {
+        self.saveDelay = saveDelay
         self.id = id
         self.store = store
         self.connection = connection
@@ -36,7 +38,7 @@ package actor CheckpointKeeper {
     /// Reads both copies and agrees on where to start: where they agree, that; where they
     /// differ, the start (the peer lost or reset its copy, or ours is from another life).
     static func open(id: String, store: CheckpointStore, connection: BLIPConnection,
-                     reset: Bool) async throws -> CheckpointKeeper {
+                     reset: Bool, saveDelay: Duration = .seconds(5)) async throws -> CheckpointKeeper {
         let local = reset ? nil : try store.localCheckpoint(id: id)
         var remote: ReplicationCheckpoint?
         var remoteRevision = ""
@@ -55,7 +57,7 @@ package actor CheckpointKeeper {
             start.remote = local.remote == remote.remote ? local.remote : nil
         }
         let keeper = CheckpointKeeper(id: id, store: store, connection: connection, checkpoint: start,
-                                      remoteRevision: remoteRevision)
+                                      remoteRevision: remoteRevision, saveDelay: saveDelay)
         await keeper.setHadLocalCheckpoint(local != nil)
         return keeper
     }
@@ -79,8 +81,9 @@ package actor CheckpointKeeper {
     private func markDirty() async {
         dirty = true
         guard autosave == nil else { return }
+        let delay = saveDelay
         autosave = Task { [weak self] in
-            try? await Task.sleep(for: Self.saveDelay)  // allowed: cancelled when a final save comes first
+            try? await Task.sleep(for: delay)  // allowed: cancelled when a final save comes first
             guard !Task.isCancelled else { return }
             await self?.autosaveFired()
         }

@@ -26,6 +26,9 @@ package struct ReplicationOptions: Sendable {
     package var resetCheckpoint: Bool = false
     /// The number this remote has in the documents' remote-revision maps.
     package var remoteID: UInt16 = 1
+    /// How long after a change of progress the checkpoint is saved (LiteCore: 5 s); the end of
+    /// a replication saves at once whatever this says.
+    package var checkpointSaveDelay: Duration = .seconds(5)
 
     package init(push: Bool, pull: Bool, continuous: Bool = false, remoteURL: String) {
         self.push = push

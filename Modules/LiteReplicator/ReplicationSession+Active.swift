@@ -19,7 +19,8 @@ extension ReplicationSession {
             let id = try store.checkpointID(options: options)
             if options.resetCheckpoint { try store.deleteLocalCheckpoint(id: id) }
             let keeper = try await CheckpointKeeper.open(id: id, store: store, connection: connection,
-                                                         reset: options.resetCheckpoint)
+                                                         reset: options.resetCheckpoint,
+                                                         saveDelay: options.checkpointSaveDelay)
             state.withLock { $0.checkpointKeeper = keeper }
             let start = await keeper.checkpoint
             // As LiteCore: only a first pull into an empty database may skip deletions.

@@ -50,13 +50,17 @@ import TestSupport
         let arrived = target.count
         #expect(arrived >= 500 && arrived < 5_030)
 
-        // Second run: only the rest goes; the 20 hotels naming missing blobs fail both times.
+        // Second run: only the rest goes. The 20 hotels naming missing blobs fail; those the
+        // first run had already failed and checkpointed past (a 5-second autosave may fall
+        // before the kill on a slow machine) are not tried again, as in LiteCore.
         // Off Swift concurrency's pool: waiting for the child there would starve the
         // listener's tasks in this process (two threads on a two-core machine).
         let resumed = try await Self.offThePool { try ToolRunner.cblite("push", source, url) }
         #expect(resumed.status == 0, "\(resumed.stderr.suffix(300))")
         let counts = resumed.lines.last ?? ""
-        #expect(counts == "\(5_030 - arrived) pushed, 0 pulled, 20 failed", "\(resumed.stderr.suffix(500))")
+        let failed = counts.hasPrefix("\(5_030 - arrived) pushed, 0 pulled, ") && counts.hasSuffix(" failed")
+            ? Int(counts.split(separator: " ")[4]) : nil
+        #expect(failed.map { (0...20).contains($0) } == true, "\(counts) — \(resumed.stderr.suffix(500))")
         #expect(target.count == 5_030)
         await listener.stop()
     }
