@@ -199,6 +199,13 @@ import TestSupport
                 #expect(try ids(indexed) == ids(scanned), "\(indexed)")
             }
             #expect(servedByIndex > 30)
+            // Without ORDER BY, rows come in document-ID order whichever index is read.
+            for w in 0...3 {
+                let condition = #"["=",[".w"],\#(w)]"#
+                #expect(try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":\#(condition)}"#).explain().contains("byWV"))
+                #expect(try ids(#"{"WHAT":[["._id"]],"WHERE":\#(condition)}"#)
+                        == ids(#"{"WHAT":[["._id"]],"WHERE":["NOT",["NOT",\#(condition)]]}"#))
+            }
         }
     }
 }
