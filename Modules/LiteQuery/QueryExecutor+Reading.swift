@@ -49,9 +49,9 @@ extension QueryExecutor {
         case .index(let index, let ranges):
             // Candidates from the index, in document-ID order as a scan would give them; each
             // is checked against the whole condition.
-            // One value of a one-expression index lists its documents in ID order already, each once.
+            // One value of every expression of the index lists its documents in ID order already, each once.
             var ids = try index.documentIDs(in: ranges, in: core)
-            if !(ranges.count == 1 && ranges[0].isPoint && index.expressions.count == 1) {
+            if !(ranges.count == 1 && ranges[0].fixedValues == index.expressions.count) {
                 ids = Set(ids).sorted { $0.precedesInByteOrder($1) }
             }
             for id in ids {

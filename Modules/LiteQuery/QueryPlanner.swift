@@ -37,8 +37,38 @@ enum QueryPlanner {
                 let weighted = cost * 2 + (serves ? 0 : 1)
                 if weighted < bestCost { (best, bestCost) = (.index(index, ranges), weighted) }
             }
+            // Equalities on two or more leading expressions narrow to their common key prefix.
+            let fixed = try leadingEqualities(index, terms, evaluator: evaluator)
+            if fixed.count >= 2 {
+                let ranges = [IndexRange.values(fixed)]
+                let serves = orderBy.map { servesOrder(index, ranges, $0) != nil } ?? false
+                let weighted = serves ? 0 : 1
+                if weighted < bestCost { (best, bestCost) = (.index(index, ranges), weighted) }
+            }
         }
         return best
+    }
+
+    /// The constants WHERE's ANDed `=` terms give the index's first expressions, in order, up
+    /// to the first expression without one.
+    private static func leadingEqualities(_ index: ValueIndex, _ terms: [CompiledExpression],
+                                          evaluator: QueryEvaluator) throws -> [QueryValue] {
+        var values: [QueryValue] = []
+        for expression in index.expressions {
+            var found: QueryValue?
+            for term in terms {
+                guard case .call(let op, let operands) = term, op == "=" || op == "==", operands.count == 2 else { continue }
+                let constant: CompiledExpression
+                if operands[0] == expression, isConstant(operands[1]) { constant = operands[1] }
+                else if operands[1] == expression, isConstant(operands[0]) { constant = operands[0] }
+                else { continue }
+                let value = try evaluator.evaluate(constant, .none)
+                if value != .missing && value != .null { found = value; break }
+            }
+            guard let found else { break }
+            values.append(found)
+        }
+        return values
     }
 
     /// Whether reading `ranges` of `index` in index order (forwards, or backwards for a
@@ -55,7 +85,7 @@ enum QueryPlanner {
         func leads(from start: Int) -> Bool {
             start + wanted.count <= expressions.count && Array(expressions[start..<(start + wanted.count)]) == wanted
         }
-        return leads(from: 0) || (ranges[0].isPoint && leads(from: 1)) ? first.descending : nil
+        return leads(from: 0) || (ranges[0].fixedValues > 0 && leads(from: ranges[0].fixedValues)) ? first.descending : nil
     }
 
     private static func conjuncts(_ expression: CompiledExpression) -> [CompiledExpression] {
@@ -144,10 +174,20 @@ enum IndexRange: CustomStringConvertible {
     /// Every string starting with this text.
     case stringPrefix(String)
 
-    /// Whether the range is one value (its index entries then differ only by document ID).
+    /// Entries whose leading expressions have these values (two or more).
+    case values([QueryValue])
+
+    /// Whether the range is one value of the first expression.
     var isPoint: Bool {
         if case .between(let lower?, let upper?) = self { return lower == upper && IndexKey.encode([lower]) == IndexKey.encode([upper]) }
         return false
+    }
+
+    /// How many leading expressions the range fixes to one value each (their entries then come
+    /// in the order of the following expressions, then document ID).
+    var fixedValues: Int {
+        if case .values(let values) = self { return values.count }
+        return isPoint ? 1 : 0
     }
 
     var description: String {
@@ -156,6 +196,7 @@ enum IndexRange: CustomStringConvertible {
         case .between(let lower, let upper):
             return "from \(lower.map { "\($0)" } ?? "open") to \(upper.map { "\($0)" } ?? "open")"
         case .stringPrefix(let prefix): return "strings starting with \"\(prefix)\""
+        case .values(let values): return "= " + values.map { "\($0)" }.joined(separator: ", ")
         }
     }
 }

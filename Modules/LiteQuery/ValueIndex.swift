@@ -165,6 +165,10 @@ package final class ValueIndex: DocumentIndexer {
         case .stringPrefix(let prefix):
             low = [Self.entryTag] + IndexKey.stringPrefix(prefix)
             high = ByteKeyRange.successor(ofPrefix: low)
+        case .values(let values):
+            // Each value's encoding ends itself, so theirs is a prefix of exactly those entries.
+            low = [Self.entryTag] + IndexKey.encode(values)
+            high = ByteKeyRange.successor(ofPrefix: low)
         }
         let cursor = try core.dataFile.byteKeyStore(storeName).scan(ByteKeyRange(lower: low, upper: high), descending: descending)
         defer { cursor.close() }

@@ -199,6 +199,17 @@ import TestSupport
                 #expect(try ids(indexed) == ids(scanned), "\(indexed)")
             }
             #expect(servedByIndex > 30)
+            // Equalities on both expressions read their common key prefix of byWV.
+            for _ in 0..<30 {
+                let value = [#""a""#, #""c""#, "3", "7", "null"][Int.random(in: 0...4, using: &random)]
+                let condition = #"["AND",["=",[".v"],\#(value)],["=",[".w"],\#(Int.random(in: 0...3, using: &random))]]"#
+                let plain = #"{"WHAT":[["._id"]],"WHERE":\#(condition)}"#
+                if value != "null" { #expect(try database.createQuery(json: plain).explain().contains("byWV")) }
+                #expect(try ids(plain) == ids(#"{"WHAT":[["._id"]],"WHERE":["NOT",["NOT",\#(condition)]]}"#), "\(plain)")
+                let limited = #"{"WHAT":[["._id"]],"WHERE":\#(condition),"ORDER_BY":[["DESC",[".v"]]],"LIMIT":3}"#
+                #expect(try ids(limited)
+                        == ids(#"{"WHAT":[["._id"]],"WHERE":["NOT",["NOT",\#(condition)]],"ORDER_BY":[["DESC",[".v"]]],"LIMIT":3}"#))
+            }
             // Without ORDER BY, rows come in document-ID order whichever index is read.
             for w in 0...3 {
                 let condition = #"["=",[".w"],\#(w)]"#
