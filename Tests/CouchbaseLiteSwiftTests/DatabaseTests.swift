@@ -100,7 +100,7 @@ import LiteSupport
             try database.setDocumentExpiration(withID: "doc", expiration: expiration)
             #expect(abs((database.getDocumentExpiration(withID: "doc")?.timeIntervalSince1970 ?? 0)
                         - expiration.timeIntervalSince1970) < 0.01)
-            #expect(waitFor(gone))
+            #expect(waitFor(gone, seconds: 30))
             #expect(database.document(withID: "doc") == nil)
             #expect(database.getDocumentExpiration(withID: "doc") == nil)
         }

@@ -74,7 +74,10 @@ struct ReplicationOptions: ParsableArguments {
             if let pinnedCert { config.pinnedServerCertificate = try Data(contentsOf: URL(fileURLWithPath: pinnedCert)) }
             let replicator = Replicator(config: config)
             let counts = Locked((pushed: 0, pulled: 0, failed: 0))
-            replicator.addDocumentReplicationListener { replication in
+            // Our own serial queue, drained before the totals are printed: the replicator hands
+            // every document batch to it before it reports "stopped", but runs them later.
+            let countingQueue = DispatchQueue(label: "cblite.replication.counts")
+            replicator.addDocumentReplicationListener(withQueue: countingQueue) { replication in
                 counts.withLock { counts in
                     for document in replication.documents {
                         if let error = document.error {
@@ -107,6 +110,7 @@ struct ReplicationOptions: ParsableArguments {
             let status = try runBlocking { await replicator.runUntilStopped() }
             interrupt?.cancel()
             if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+            countingQueue.sync {}
             let final = counts.withLock { $0 }
             print("\(final.pushed) pushed, \(final.pulled) pulled, \(final.failed) failed")
             if let error = status.error { throw error }
