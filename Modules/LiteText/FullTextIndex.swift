@@ -131,26 +131,27 @@ package final class FullTextIndex: DocumentIndexer {
     }
 
     /// Adds a document's postings. - Returns: how many words it indexed.
+    ///
+    /// Occurrences are encoded as they are met, per distinct term, so a huge text (a 10 MB
+    /// property) needs a few bytes per word and nothing per token object.
     private func index(_ documentID: String, body: [UInt8], in store: any ByteKeyStore, core: DatabaseCore) throws -> Int {
         let texts = try texts(of: body, core: core)
+        guard texts.contains(where: { $0 != nil }) else { return 0 }
         var counts = [Int](repeating: 0, count: texts.count)
         for (column, text) in texts.enumerated() {
             guard let text else { continue }
-            let tokens = tokenizer.tokens(in: text)
-            counts[column] = tokens.count
-            var byTerm: [String: [FullTextPostings.Occurrence]] = [:]
-            for token in tokens {
-                byTerm[token.term, default: []].append(.init(position: token.position, byteRange: token.byteRange))
+            var byTerm: [String: FullTextPostings.OccurrenceList] = [:]
+            tokenizer.forEachToken(in: text) { term, position, byteRange in
+                counts[column] += 1
+                byTerm[term, default: FullTextPostings.OccurrenceList()].append(position: position, byteRange: byteRange)
             }
             for (term, occurrences) in byTerm {
                 try store.put(FullTextPostings.postingKey(term: term, documentID: documentID, column: column),
-                              FullTextPostings.encode(occurrences))
+                              occurrences.encoded)
             }
         }
-        let total = counts.reduce(0, +)
-        guard texts.contains(where: { $0 != nil }) else { return 0 }
         try store.put(FullTextPostings.documentKey(documentID), FullTextPostings.encodeCounts(counts))
-        return total
+        return counts.reduce(0, +)
     }
 
     /// Removes a document's postings, found by tokenizing the body they were made from.
@@ -159,7 +160,9 @@ package final class FullTextIndex: DocumentIndexer {
         guard let counts = try store.get(FullTextPostings.documentKey(documentID)) else { return -1 }
         for (column, text) in try texts(of: body, core: core).enumerated() {
             guard let text else { continue }
-            for term in Set(tokenizer.tokens(in: text).map(\.term)) {
+            var terms = Set<String>()
+            tokenizer.forEachToken(in: text) { term, _, _ in terms.insert(term) }
+            for term in terms {
                 try store.delete(FullTextPostings.postingKey(term: term, documentID: documentID, column: column))
             }
         }

@@ -37,15 +37,26 @@ enum FullTextPostings {
         let byteRange: Range<Int>
     }
 
-    static func encode(_ occurrences: [Occurrence]) -> [UInt8] {
-        var out: [UInt8] = []
-        appendVarint(UInt64(occurrences.count), to: &out)
-        for occurrence in occurrences {
-            appendVarint(UInt64(occurrence.position), to: &out)
-            appendVarint(UInt64(occurrence.byteRange.lowerBound), to: &out)
-            appendVarint(UInt64(occurrence.byteRange.count), to: &out)
+    /// Occurrences of one term in one property, encoded as they are added.
+    struct OccurrenceList {
+        private var count = 0
+        private var bytes: [UInt8] = []
+
+        mutating func append(position: Int, byteRange: Range<Int>) {
+            count += 1
+            appendVarint(UInt64(position), to: &bytes)
+            appendVarint(UInt64(byteRange.lowerBound), to: &bytes)
+            appendVarint(UInt64(byteRange.count), to: &bytes)
         }
-        return out
+
+        /// The posting value: the count, then the occurrences.
+        var encoded: [UInt8] {
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 5)
+            appendVarint(UInt64(count), to: &out)
+            out += bytes
+            return out
+        }
     }
 
     static func decodeOccurrences(_ bytes: [UInt8]) throws -> [Occurrence] {

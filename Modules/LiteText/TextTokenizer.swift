@@ -41,14 +41,20 @@ package struct TextTokenizer: Sendable {
     /// The tokens of `text`, in order.
     package func tokens(in text: String) -> [TextToken] {
         var tokens: [TextToken] = []
+        forEachToken(in: text) { tokens.append(TextToken(term: $0, position: $1, byteRange: $2)) }
+        return tokens
+    }
+
+    /// Calls `body` with each token of `text` (term, word position, UTF-8 byte range), in order,
+    /// without collecting them: indexing a huge text needs memory for its distinct terms only.
+    package func forEachToken(in text: String, _ body: (String, Int, Range<Int>) throws -> Void) rethrows {
         var position = 0
-        for (word, range) in Self.words(in: text) {
+        try Self.forEachWord(in: text) { word, range in
             defer { position += 1 }
             let folded = Self.fold(word, ignoresDiacritics: ignoresDiacritics)
-            if stopWords.contains(folded) { continue }
-            tokens.append(TextToken(term: stemmer?.stem(folded) ?? folded, position: position, byteRange: range))
+            if stopWords.contains(folded) { return }
+            try body(stemmer?.stem(folded) ?? folded, position, range)
         }
-        return tokens
     }
 
     /// The normalised form of one word typed in a match expression (nil for a stop word).
@@ -73,28 +79,33 @@ package struct TextTokenizer: Sendable {
     /// The words of `text` with their UTF-8 byte ranges.
     static func words(in text: String) -> [(String, Range<Int>)] {
         var words: [(String, Range<Int>)] = []
+        forEachWord(in: text) { words.append(($0, $1)) }
+        return words
+    }
+
+    /// Calls `body` with each word of `text` and its UTF-8 byte range, in order.
+    static func forEachWord(in text: String, _ body: (String, Range<Int>) throws -> Void) rethrows {
         var current = String.UnicodeScalarView()
         var start = 0
         var offset = 0
-        func flush() {
-            if !current.isEmpty { words.append((String(current), start..<offset)) }
-            current = String.UnicodeScalarView()
-        }
         for scalar in text.unicodeScalars {
             let width = UTF8.width(scalar)
             if isSingleCharacterWord(scalar) {
-                flush()
-                words.append((String(scalar), offset..<(offset + width)))
+                if !current.isEmpty {
+                    try body(String(current), start..<offset)
+                    current = String.UnicodeScalarView()
+                }
+                try body(String(scalar), offset..<(offset + width))
             } else if isWordCharacter(scalar) {
                 if current.isEmpty { start = offset }
                 current.append(scalar)
-            } else {
-                flush()
+            } else if !current.isEmpty {
+                try body(String(current), start..<offset)
+                current = String.UnicodeScalarView()
             }
             offset += width
         }
-        flush()
-        return words
+        if !current.isEmpty { try body(String(current), start..<offset) }
     }
 
     private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
