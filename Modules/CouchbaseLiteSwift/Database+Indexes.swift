@@ -11,7 +11,7 @@ extension Database {
             let names = try core.dataFile.byteKeyStoreNames()
             var result = names.filter { $0.hasPrefix("fts:") || $0.hasPrefix("value:") }.map(Self.indexName(ofStore:))
             result += try core.dataFile.foreignIndexes().map(\.name)
-            return result.sorted()
+            return Set(result).sorted()   // an adopted Couchbase Lite index is listed once
         } catch {
             Self.log.log(.error, .database, "Cannot list the indexes of \"\(name)\": \(error)")
             return []

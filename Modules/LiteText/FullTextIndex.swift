@@ -40,6 +40,7 @@ package final class FullTextIndex: DocumentIndexer {
     ///
     /// - Throws: when an index of that name exists with another definition, or on bad input.
     package static func create(_ definition: FullTextIndexDefinition, in core: DatabaseCore) throws -> FullTextIndex {
+        LiteCoreFTS4Tokenizer.install()
         let made = try FullTextIndex(definition: definition)
         let index = core.indexer(named: made.storeName) { made } as? FullTextIndex ?? made
         guard index.definition == definition else {
@@ -63,19 +64,24 @@ package final class FullTextIndex: DocumentIndexer {
     }
 
     /// The full-text indexes stored in `core`'s file, registered so they stay up to date (call
-    /// when a database opens).
+    /// when a database opens for writing). Couchbase Lite's own full-text indexes in the file
+    /// (FTS4 tables, 2.0's `kv_fts_map`, or definitions a conversion carried) get one of ours
+    /// beside them the first time; the storage layer is given the FTS4 tokenizer so their tables
+    /// stay writable.
     @discardableResult
     package static func openAll(in core: DatabaseCore) throws -> [FullTextIndex] {
+        LiteCoreFTS4Tokenizer.install()
         var indexes: [FullTextIndex] = []
         for storeName in try core.dataFile.byteKeyStoreNames() where storeName.hasPrefix("fts:") {
             guard let bytes = try core.dataFile.byteKeyStore(storeName).get(FullTextPostings.definitionKey) else { continue }
             let definition = try JSONDecoder().decode(FullTextIndexDefinition.self, from: Data(bytes))
             let made = try FullTextIndex(definition: definition)
             if let index = core.indexer(named: made.storeName, orMake: { made }) as? FullTextIndex {
+                try index.catchUp(in: core)
                 indexes.append(index)
             }
         }
-        return indexes
+        return indexes + (try adoptForeignIndexes(in: core))
     }
 
     /// The registered full-text index called `name` in `core`'s file, if any.
@@ -100,19 +106,20 @@ package final class FullTextIndex: DocumentIndexer {
         var stats = try readStats(store)
         if let old = change.oldBody {
             let removed = try unindex(change.documentID, body: old, in: store, core: core)
-            if removed >= 0 { stats = (max(0, stats.documents - 1), max(0, stats.words - removed)) }
+            if removed >= 0 { (stats.documents, stats.words) = (max(0, stats.documents - 1), max(0, stats.words - removed)) }
         }
         if let new = change.newBody {
             let added = try index(change.documentID, body: new, in: store, core: core)
-            stats = (stats.documents + 1, stats.words + added)
+            (stats.documents, stats.words) = (stats.documents + 1, stats.words + added)
         }
+        stats.sequence = max(stats.sequence, Int(clamping: change.sequence))
         try writeStats(stats, to: store)
     }
 
     package func rebuild(in core: DatabaseCore) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil))
-        var stats = (documents: 0, words: 0)
+        var stats = Stats(documents: 0, words: 0, sequence: Int(clamping: try core.documents.lastSequence()))
         let enumerator = try core.documents.enumerate(options: RecordEnumerationOptions())
         while let record = try enumerator.next() {
             let document = try StoredDocument(record: record)
@@ -170,15 +177,38 @@ package final class FullTextIndex: DocumentIndexer {
         return try FullTextPostings.decodeCounts(counts).reduce(0, +)
     }
 
-    private func readStats(_ store: any ByteKeyStore) throws -> (documents: Int, words: Int) {
-        guard let bytes = try store.get(FullTextPostings.statsKey) else { return (0, 0) }
-        let values = try FullTextPostings.decodeCounts(bytes)
-        guard values.count == 2 else { throw TextAnalysisError("full-text index \"\(definition.name)\" is damaged") }
-        return (values[0], values[1])
+    /// The index's totals, and the highest document sequence it has seen.
+    private struct Stats {
+        var documents: Int
+        var words: Int
+        var sequence: Int
     }
 
-    private func writeStats(_ stats: (documents: Int, words: Int), to store: any ByteKeyStore) throws {
-        try store.put(FullTextPostings.statsKey, FullTextPostings.encodeCounts([stats.documents, stats.words]))
+    private func readStats(_ store: any ByteKeyStore) throws -> Stats {
+        guard let bytes = try store.get(FullTextPostings.statsKey) else { return Stats(documents: 0, words: 0, sequence: 0) }
+        let values = try FullTextPostings.decodeCounts(bytes)
+        // Indexes made before the sequence was kept have two values (sequence 0: rebuilt once).
+        guard values.count == 2 || values.count == 3 else {
+            throw TextAnalysisError("full-text index \"\(definition.name)\" is damaged")
+        }
+        return Stats(documents: values[0], words: values[1], sequence: values.count == 3 ? values[2] : 0)
+    }
+
+    private func writeStats(_ stats: Stats, to store: any ByteKeyStore) throws {
+        try store.put(FullTextPostings.statsKey,
+                      FullTextPostings.encodeCounts([stats.documents, stats.words, stats.sequence]))
+    }
+
+    /// Rebuilds the index when the documents changed without it — another program (the real
+    /// Couchbase Lite, on a file whose FTS4 tables it keeps itself) wrote to the file, which
+    /// shows as a last sequence beyond the highest the index saw.
+    func catchUp(in core: DatabaseCore) throws {
+        try core.inTransaction {
+            let store = try core.dataFile.byteKeyStore(storeName)
+            if try readStats(store).sequence < Int(clamping: try core.documents.lastSequence()) {
+                try rebuild(in: core)
+            }
+        }
     }
 
     // MARK: Search

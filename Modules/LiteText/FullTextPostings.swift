@@ -4,7 +4,8 @@
 /// - `0x01 term 0x00 docID 0x00 column` → the term's occurrences in that property:
 ///   varint count, then per occurrence varint position, varint byte start, varint byte length;
 /// - `0x02 docID` → varint word count per indexed property (for length normalisation);
-/// - `0x03 "stats"` → varint indexed documents, varint total words.
+/// - `0x03 "stats"` → varint indexed documents, varint total words, varint highest document
+///   sequence the index has seen (to notice writes made without it).
 ///
 /// Terms and document IDs never contain a 0x00 byte (terms are letters and digits; document
 /// IDs have no control characters), so the separators are unambiguous and a term's postings
