@@ -1,11 +1,13 @@
 /// The byte layout of a full-text index in its byte-key store. Keys start with a tag byte:
 ///
 /// - `0x00 "definition"` → the definition as JSON;
-/// - `0x01 term 0x00 docID 0x00 column` → the term's occurrences in that property:
-///   varint count, then per occurrence varint position, varint byte start, varint byte length;
+/// - `0x01 term 0x00 docID 0x00 column` → the term's occurrences in that property: varint
+///   document length (its indexed words in all properties, for ranking without another
+///   read), varint count, then per occurrence varint position, varint byte start, varint
+///   byte length;
 /// - `0x02 docID` → varint word count per indexed property (for length normalisation);
 /// - `0x03 "stats"` → varint indexed documents, varint total words, varint highest document
-///   sequence the index has seen (to notice writes made without it).
+///   sequence the index has seen (to notice writes made without it), varint format (2).
 ///
 /// Terms and document IDs never contain a 0x00 byte (terms are letters and digits; document
 /// IDs have no control characters), so the separators are unambiguous and a term's postings
@@ -50,18 +52,21 @@ enum FullTextPostings {
             appendVarint(UInt64(byteRange.count), to: &bytes)
         }
 
-        /// The posting value: the count, then the occurrences.
-        var encoded: [UInt8] {
+        /// The posting value: the document's length, the count, then the occurrences.
+        func encoded(documentLength: Int) -> [UInt8] {
             var out: [UInt8] = []
-            out.reserveCapacity(bytes.count + 5)
+            out.reserveCapacity(bytes.count + 10)
+            appendVarint(UInt64(documentLength), to: &out)
             appendVarint(UInt64(count), to: &out)
             out += bytes
             return out
         }
     }
 
-    static func decodeOccurrences(_ bytes: [UInt8]) throws -> [Occurrence] {
+    /// A posting value: its document's length and the occurrences.
+    static func decodePosting(_ bytes: [UInt8]) throws -> (documentLength: Int, occurrences: [Occurrence]) {
         var reader = VarintReader(bytes: bytes)
+        let documentLength = try reader.nextInt()
         let count = try reader.next()
         guard count <= UInt64(bytes.count) else { throw TextAnalysisError("full-text posting is damaged") }
         var occurrences: [Occurrence] = []
@@ -71,7 +76,7 @@ enum FullTextPostings {
             guard start <= Int.max - length else { throw TextAnalysisError("full-text posting is damaged") }
             occurrences.append(Occurrence(position: position, byteRange: start..<(start + length)))
         }
-        return occurrences
+        return (documentLength, occurrences)
     }
 
     static func encodeCounts(_ counts: [Int]) -> [UInt8] {

@@ -23,6 +23,8 @@ struct FullTextSearch {
     let columns: [String]
     /// How many documents contain each looked-up term.
     private(set) var documentFrequency: [String: Int] = [:]
+    /// The indexed length (words) of each document met in a posting.
+    private(set) var documentLengths: [String: Int] = [:]
 
     init(store: any ByteKeyStore, columns: [String]) {
         self.store = store
@@ -72,7 +74,9 @@ struct FullTextSearch {
             }
             documents.insert(documentID)
             if let filter, filter != column { continue }
-            for occurrence in try FullTextPostings.decodeOccurrences(entry.value) {
+            let (length, occurrences) = try FullTextPostings.decodePosting(entry.value)
+            documentLengths[documentID] = length
+            for occurrence in occurrences {
                 matches[documentID, default: []].append(Hit(term: text, column: column,
                                                             position: occurrence.position, byteRange: occurrence.byteRange))
             }
@@ -153,8 +157,7 @@ struct FullTextSearch {
         var hits: [FullTextHit] = []
         hits.reserveCapacity(matches.count)
         for (documentID, words) in matches {
-            let lengthBytes = try store.get(FullTextPostings.documentKey(documentID))
-            let length = Double(try lengthBytes.map { try FullTextPostings.decodeCounts($0).reduce(0, +) } ?? 0)
+            let length = Double(documentLengths[documentID] ?? 0)
             var frequencies: [String: Int] = [:]
             for word in words { frequencies[word.term, default: 0] += 1 }
             var score = 0.0
