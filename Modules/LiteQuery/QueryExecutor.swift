@@ -24,6 +24,9 @@ package enum QueryExecutor {
             do {
                 let hits = try index.search(text, in: core)
                 evaluator.fullText[name] = Dictionary(hits.map { ($0.documentID, $0.rank) }, uniquingKeysWith: max)
+                if query.usesMatchOffsets {
+                    evaluator.fullTextOffsets[name] = QueryValue.matchOffsets(of: hits, properties: index.definition.properties)
+                }
             } catch let error as TextAnalysisError {
                 throw QueryError("full-text search \"\(text)\": \(error)", at: "WHERE")
             }
