@@ -22,7 +22,7 @@ package enum QueryExecutor {
                 throw QueryError("there is no full-text index named \"\(name)\"; create it with createIndex", at: "WHERE")
             }
             do {
-                let hits = try index.search(text, in: core)
+                let hits = try index.search(text, in: core, offsets: query.usesMatchOffsets)
                 evaluator.fullText[name] = Dictionary(hits.map { ($0.documentID, $0.rank) }, uniquingKeysWith: max)
                 if query.usesMatchOffsets {
                     evaluator.fullTextOffsets[name] = QueryValue.matchOffsets(of: hits, properties: index.definition.properties)

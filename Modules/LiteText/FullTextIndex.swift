@@ -126,7 +126,7 @@ package final class FullTextIndex: DocumentIndexer {
         var batch: [(key: [UInt8], value: [UInt8])] = []
         var batchBytes = 0
         func flush() throws {
-            batch.sort { $0.key.lexicographicallyPrecedes($1.key) }
+            batch.sort { FullTextPostings.precedes($0.key, $1.key) }
             for (key, value) in batch { try store.put(key, value) }
             batch.removeAll(keepingCapacity: true)
             batchBytes = 0
@@ -250,11 +250,14 @@ package final class FullTextIndex: DocumentIndexer {
     // MARK: Search
 
     /// The documents matching `text` (the match syntax of ``MatchExpression``), best first.
-    package func search(_ text: String, in core: DatabaseCore) throws -> [FullTextHit] {
+    ///
+    /// - Parameter offsets: whether hits carry the matched words' offsets (without, plain
+    ///   terms are counted, not decoded; phrase and NEAR words still have theirs).
+    package func search(_ text: String, in core: DatabaseCore, offsets: Bool = true) throws -> [FullTextHit] {
         guard let expression = try MatchExpression.parse(text, tokenizer: tokenizer) else { return [] }
         return try core.dataFile.withReadSnapshot {
             let store = try core.dataFile.byteKeyStore(storeName)
-            var search = FullTextSearch(store: store, columns: definition.properties)
+            var search = FullTextSearch(store: store, columns: definition.properties, wantsOffsets: offsets)
             let matches = try search.evaluate(expression)
             let stats = try readStats(store)
             return try search.rank(matches, documentCount: stats.documents, totalWords: stats.words)

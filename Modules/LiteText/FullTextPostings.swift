@@ -1,3 +1,5 @@
+import Foundation
+
 /// The byte layout of a full-text index in its byte-key store. Keys start with a tag byte:
 ///
 /// - `0x00 "definition"` → the definition as JSON;
@@ -25,15 +27,38 @@ enum FullTextPostings {
         [0x01] + Array(term.utf8) + (isPrefix ? [] : [0x00])
     }
 
-    /// Splits a posting key into term, document ID and column.
-    static func parsePostingKey(_ key: [UInt8]) -> (term: String, documentID: String, column: Int)? {
-        guard key.first == 0x01, let termEnd = key[1...].firstIndex(of: 0x00),
-              let idEnd = key[(termEnd + 1)...].firstIndex(of: 0x00), idEnd + 1 < key.count else { return nil }
-        return (String(decoding: key[1..<termEnd], as: UTF8.self),
+    /// Splits a posting key into term, document ID and column (`term`: the term when the
+    /// caller knows it, saving a string per key).
+    static func parsePostingKey(_ key: [UInt8], term: String? = nil) -> (term: String, documentID: String, column: Int)? {
+        guard key.count >= 4, key[0] == 0x01 else { return nil }
+        let termEnd: Int
+        if let term {
+            termEnd = 1 + term.utf8.count
+            guard termEnd < key.count, key[termEnd] == 0x00 else { return nil }
+        } else {
+            guard let found = key[1...].firstIndex(of: 0x00) else { return nil }
+            termEnd = found
+        }
+        // The column is the last byte, after the document ID's terminator.
+        let idEnd = key.count - 2
+        guard idEnd > termEnd, key[idEnd] == 0x00 else { return nil }
+        return (term ?? String(decoding: key[1..<termEnd], as: UTF8.self),
                 String(decoding: key[(termEnd + 1)..<idEnd], as: UTF8.self), Int(key[idEnd + 1]))
     }
 
     static func documentKey(_ documentID: String) -> [UInt8] { [0x02] + Array(documentID.utf8) }
+
+    /// Whether key `a` sorts before `b` in the stores' (memcmp) order; `memcmp` because the
+    /// generic lexicographic comparison dominated sorting a rebuild's postings.
+    static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBytes { left in
+            b.withUnsafeBytes { right in
+                guard let l = left.baseAddress, let r = right.baseAddress else { return left.count < right.count }
+                let order = memcmp(l, r, min(left.count, right.count))
+                return order != 0 ? order < 0 : left.count < right.count
+            }
+        }
+    }
 
     struct Occurrence: Equatable {
         let position: Int
@@ -61,6 +86,12 @@ enum FullTextPostings {
             out += bytes
             return out
         }
+    }
+
+    /// A posting value's document length and occurrence count, without the occurrences.
+    static func decodePostingHeader(_ bytes: [UInt8]) throws -> (documentLength: Int, count: Int) {
+        var reader = VarintReader(bytes: bytes)
+        return (try reader.nextInt(), try reader.nextInt())
     }
 
     /// A posting value: its document's length and the occurrences.

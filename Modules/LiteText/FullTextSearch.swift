@@ -12,8 +12,11 @@ struct FullTextSearch {
     struct Hit: Equatable {
         let term: String
         let column: Int
+        /// The word's position; -1 for a hit that stands for `count` occurrences not decoded
+        /// (a plain term when no offsets are wanted).
         let position: Int
         let byteRange: Range<Int>
+        var count = 1
     }
 
     /// Document ID → the words that made it match.
@@ -26,15 +29,19 @@ struct FullTextSearch {
     /// The indexed length (words) of each document met in a posting.
     private(set) var documentLengths: [String: Int] = [:]
 
-    init(store: any ByteKeyStore, columns: [String]) {
+    /// Whether hits of plain terms carry their offsets (phrases and NEAR always decode them).
+    let wantsOffsets: Bool
+
+    init(store: any ByteKeyStore, columns: [String], wantsOffsets: Bool = true) {
         self.store = store
         self.columns = columns
+        self.wantsOffsets = wantsOffsets
     }
 
     mutating func evaluate(_ expression: MatchExpression) throws -> Matches {
         switch expression {
         case .term(let term):
-            return try postings(term)
+            return try postings(term, decodingOccurrences: wantsOffsets)
         case .phrase(let terms):
             return try phrase(terms)
         case .near(let operands, let distance):
@@ -58,7 +65,9 @@ struct FullTextSearch {
         columns.firstIndex(of: name) ?? columns.firstIndex { $0.split(separator: ".").last.map(String.init) == name }
     }
 
-    private mutating func postings(_ term: MatchTerm) throws -> Matches {
+    /// The postings of `term`. Keys come in (term, document, column) order, so a document's
+    /// postings of one term are consecutive: its document frequency is counted without a set.
+    private mutating func postings(_ term: MatchTerm, decodingOccurrences: Bool = true) throws -> Matches {
         var filter: Int?
         if let name = term.column {
             guard let index = column(named: name) else { return [:] }   // no such property: no match
@@ -67,21 +76,36 @@ struct FullTextSearch {
         var matches: Matches = [:]
         let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: term.isPrefix))
         defer { cursor.close() }
-        var documents = Set<String>()
+        var documents = 0
+        var previousDocument = ""
+        var prefixDocuments = Set<String>()
         while let entry = try cursor.next() {
-            guard let (text, documentID, column) = FullTextPostings.parsePostingKey(entry.key) else {
+            guard let (text, documentID, column) = FullTextPostings.parsePostingKey(entry.key,
+                                                                                    term: term.isPrefix ? nil : term.text) else {
                 throw TextAnalysisError("full-text index data is damaged (a key cannot be read)")
             }
-            documents.insert(documentID)
+            if term.isPrefix {
+                prefixDocuments.insert(documentID)   // several terms: a document comes back per term
+            } else if documentID != previousDocument || documents == 0 {
+                documents += 1
+                previousDocument = documentID
+            }
             if let filter, filter != column { continue }
-            let (length, occurrences) = try FullTextPostings.decodePosting(entry.value)
-            documentLengths[documentID] = length
-            for occurrence in occurrences {
-                matches[documentID, default: []].append(Hit(term: text, column: column,
-                                                            position: occurrence.position, byteRange: occurrence.byteRange))
+            if decodingOccurrences {
+                let (length, occurrences) = try FullTextPostings.decodePosting(entry.value)
+                documentLengths[documentID] = length
+                for occurrence in occurrences {
+                    matches[documentID, default: []].append(Hit(term: text, column: column, position: occurrence.position,
+                                                                byteRange: occurrence.byteRange))
+                }
+            } else {
+                let (length, count) = try FullTextPostings.decodePostingHeader(entry.value)
+                documentLengths[documentID] = length
+                matches[documentID, default: []].append(Hit(term: text, column: column, position: -1, byteRange: 0..<0,
+                                                            count: count))
             }
         }
-        documentFrequency[term.text] = documents.count
+        documentFrequency[term.text] = term.isPrefix ? prefixDocuments.count : documents
         return matches
     }
 
@@ -159,7 +183,7 @@ struct FullTextSearch {
         for (documentID, words) in matches {
             let length = Double(documentLengths[documentID] ?? 0)
             var frequencies: [String: Int] = [:]
-            for word in words { frequencies[word.term, default: 0] += 1 }
+            for word in words { frequencies[word.term, default: 0] += word.count }
             var score = 0.0
             for (term, count) in frequencies {
                 let frequency = Double(documentFrequency[term] ?? 1)
@@ -167,8 +191,11 @@ struct FullTextSearch {
                 let tf = Double(count)
                 score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / averageLength))
             }
-            let offsets = Set(words.map { FullTextHit.Offset(column: $0.column, byteRange: $0.byteRange) })
-                .sorted { ($0.column, $0.byteRange.lowerBound) < ($1.column, $1.byteRange.lowerBound) }
+            var offsets: [FullTextHit.Offset] = []
+            if words.contains(where: { $0.position >= 0 }) {
+                offsets = Set(words.filter { $0.position >= 0 }.map { FullTextHit.Offset(column: $0.column, byteRange: $0.byteRange) })
+                    .sorted { ($0.column, $0.byteRange.lowerBound) < ($1.column, $1.byteRange.lowerBound) }
+            }
             hits.append(FullTextHit(documentID: documentID, rank: score, offsets: offsets))
         }
         return hits.sorted { $0.rank != $1.rank ? $0.rank > $1.rank : $0.documentID < $1.documentID }
