@@ -108,7 +108,7 @@ let package = Package(
                           path: "Tools/cblite-convert"),
         .executableTarget(name: "cblite-bench",
                           dependencies: ["CouchbaseLiteSwift", "CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader",
-                                         "LiteStorage", "LiteDatabase", "DatabaseTools",
+                                         "LiteStorage", "LiteDatabase", "LiteText", "DatabaseTools",
                                          "SQLiteStorage", "RocksDBStorage", crypto, argumentParser],
                           path: "Tools/cblite-bench"),
 
