@@ -64,7 +64,7 @@ package final class FullTextIndex: DocumentIndexer {
     }
 
     /// The full-text indexes stored in `core`'s file, registered so they stay up to date (call
-    /// when a database opens for writing). Couchbase Lite's own full-text indexes in the file
+    /// when a database opens). Couchbase Lite's own full-text indexes in the file
     /// (FTS4 tables, 2.0's `kv_fts_map`, or definitions a conversion carried) get one of ours
     /// beside them the first time; the storage layer is given the FTS4 tokenizer so their tables
     /// stay writable.
@@ -77,10 +77,12 @@ package final class FullTextIndex: DocumentIndexer {
             let definition = try JSONDecoder().decode(FullTextIndexDefinition.self, from: Data(bytes))
             let made = try FullTextIndex(definition: definition)
             if let index = core.indexer(named: made.storeName, orMake: { made }) as? FullTextIndex {
-                try index.catchUp(in: core)
+                if !core.dataFile.isReadOnly { try index.catchUp(in: core) }
                 indexes.append(index)
             }
         }
+        // Read-only (`cblite query`): the indexes answer as they are; nothing is built.
+        guard !core.dataFile.isReadOnly else { return indexes }
         return indexes + (try adoptForeignIndexes(in: core))
     }
 
