@@ -260,8 +260,12 @@ package final class FullTextIndex: DocumentIndexer {
         return try core.dataFile.withReadSnapshot {
             let store = try core.dataFile.byteKeyStore(storeName)
             var search = FullTextSearch(store: store, columns: definition.properties, wantsOffsets: offsets)
-            let matches = try search.evaluate(expression)
             let stats = try readStats(store)
+            if !offsets, case .term(let term) = expression,
+               let hits = try search.rankSingleTerm(term, documentCount: stats.documents, totalWords: stats.words) {
+                return hits
+            }
+            let matches = try search.evaluate(expression)
             return try search.rank(matches, documentCount: stats.documents, totalWords: stats.words)
         }
     }

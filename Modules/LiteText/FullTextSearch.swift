@@ -173,23 +173,69 @@ struct FullTextSearch {
         return result
     }
 
-    /// The hits of `matches` ranked by BM25, best first (ties by document ID).
-    func rank(_ matches: Matches, documentCount: Int, totalWords: Int) throws -> [FullTextHit] {
+    /// The documents holding one exact term, ranked, without offsets: the commonest query,
+    /// answered in one pass over its postings — a document's postings are consecutive, so no
+    /// per-document table is built. Nil when `term` is a prefix (its terms interleave).
+    func rankSingleTerm(_ term: MatchTerm, documentCount: Int, totalWords: Int) throws -> [FullTextHit]? {
+        guard !term.isPrefix else { return nil }
+        var filter: Int?
+        if let name = term.column {
+            guard let index = column(named: name) else { return [] }
+            filter = index
+        }
+        var found: [(documentID: String, count: Int, length: Int)] = []
+        var documents = 0
+        var previous = ""
+        let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: false))
+        defer { cursor.close() }
+        while let entry = try cursor.next() {
+            guard let (_, documentID, column) = FullTextPostings.parsePostingKey(entry.key, term: term.text) else {
+                throw TextAnalysisError("full-text index data is damaged (a key cannot be read)")
+            }
+            let isNewDocument = documents == 0 || documentID != previous
+            if isNewDocument {
+                documents += 1
+                previous = documentID
+            }
+            if let filter, filter != column { continue }
+            let (length, count) = try FullTextPostings.decodePostingHeader(entry.value)
+            if let last = found.last, last.documentID == documentID {
+                found[found.count - 1].count += count
+            } else {
+                found.append((documentID, count, length))
+            }
+        }
+        let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
+        return found.map { FullTextHit(documentID: $0.documentID, rank: weight($0.count, $0.length, documents), offsets: []) }
+            .sorted { $0.rank != $1.rank ? $0.rank > $1.rank : $0.documentID < $1.documentID }
+    }
+
+    /// BM25's contribution of one term: (occurrences in the document, the document's length,
+    /// documents holding the term) → score.
+    private static func bm25(documentCount: Int, totalWords: Int) -> (Int, Int, Int) -> Double {
         let k1 = 1.2, b = 0.75
         let documents = Double(max(documentCount, 1))
         let averageLength = max(Double(totalWords) / documents, 1)
+        return { count, length, frequency in
+            let frequency = Double(frequency)
+            let idf = log((documents - frequency + 0.5) / (frequency + 0.5) + 1)
+            let tf = Double(count)
+            return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * Double(length) / averageLength))
+        }
+    }
+
+    /// The hits of `matches` ranked by BM25, best first (ties by document ID).
+    func rank(_ matches: Matches, documentCount: Int, totalWords: Int) throws -> [FullTextHit] {
+        let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
         var hits: [FullTextHit] = []
         hits.reserveCapacity(matches.count)
         for (documentID, words) in matches {
-            let length = Double(documentLengths[documentID] ?? 0)
+            let length = documentLengths[documentID] ?? 0
             var frequencies: [String: Int] = [:]
             for word in words { frequencies[word.term, default: 0] += word.count }
             var score = 0.0
             for (term, count) in frequencies {
-                let frequency = Double(documentFrequency[term] ?? 1)
-                let idf = log((documents - frequency + 0.5) / (frequency + 0.5) + 1)
-                let tf = Double(count)
-                score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / averageLength))
+                score += weight(count, length, documentFrequency[term] ?? 1)
             }
             var offsets: [FullTextHit.Offset] = []
             if words.contains(where: { $0.position >= 0 }) {

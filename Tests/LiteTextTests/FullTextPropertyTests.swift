@@ -66,7 +66,12 @@ import Testing
                         expected.insert("doc\(number)")
                     }
                 }
-                let found = try index.search(query, in: core).map(\.documentID)
+                let hits = try index.search(query, in: core)
+                let found = hits.map(\.documentID)
+                // Without offsets a single term takes a one-pass path: same documents, order and ranks.
+                let counted = try index.search(query, in: core, offsets: false)
+                #expect(counted.map(\.documentID) == found)
+                #expect(zip(counted, hits).allSatisfy { abs($0.rank - $1.rank) < 1e-9 })
                 #expect(Set(found) == expected, "query \(query), language \(language ?? "none"), texts \(finalTexts)")
                 #expect(found.count == Set(found).count)
             }
