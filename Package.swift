@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        // Tests only: property-based checks (generators, seeds, shrinking) on Swift Testing.
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // Only for `make docs` (`swift package generate-documentation`); nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -106,7 +108,7 @@ let package = Package(
                           path: "Tools/cblite-convert"),
         .executableTarget(name: "cblite-bench",
                           dependencies: ["CouchbaseLiteSwift", "CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader",
-                                         "LiteStorage", "LiteDatabase", "DatabaseTools",
+                                         "LiteStorage", "LiteDatabase", "LiteText", "DatabaseTools",
                                          "SQLiteStorage", "RocksDBStorage", crypto, argumentParser],
                           path: "Tools/cblite-bench"),
 
@@ -120,7 +122,8 @@ let package = Package(
                     dependencies: ["TestSupport", "LiteStorage", "SQLiteStorage"],
                     path: "Tests/SQLiteStorageTests"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], path: "Tests/TestSupportTests"),
-        .testTarget(name: "LiteTextTests", dependencies: ["LiteText", "LiteDatabase", "LiteStorage", "Fleece", "TestSupport"],
+        .testTarget(name: "LiteTextTests", dependencies: ["LiteText", "LiteDatabase", "LiteStorage", "Fleece", "TestSupport",
+                                                      .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Tests/LiteTextTests"),
         .testTarget(name: "BLIPTests", dependencies: ["BLIP", "TestSupport"], path: "Tests/BLIPTests"),
         .testTarget(name: "BLIPWebSocketTests",

@@ -29,7 +29,8 @@ extension Database {
             switch index {
             case let fullText as FullTextIndex:
                 var language = fullText.languageSetting
-                if let chosen = language, StemmingLanguage(code: chosen) == nil { language = nil }
+                // The device's language without a stemmer means none; a chosen one is an error.
+                if !fullText.languageIsChosen, let device = language, StemmingLanguage(code: device) == nil { language = nil }
                 let definition = FullTextIndexDefinition(name: name, properties: fullText.items.map(\.property),
                                                          language: language, ignoresDiacritics: fullText.ignoresAccents)
                 _ = try LiteText.FullTextIndex.create(definition, in: core)

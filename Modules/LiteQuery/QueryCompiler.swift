@@ -189,7 +189,7 @@ struct QueryCompiler {
             return .variable(variable, path: Array(parts.dropFirst()))
         }
         var name = op.uppercased()
-        if name == "MATCH" || name == "RANK" { name += "()" }   // 2.8 spells them without parentheses
+        if name == "MATCH" || name == "RANK" || name == "MATCH_OFFSETS" { name += "()" }   // 2.8 spells them without parentheses
         let arguments = try operands.enumerated().map { try expression($1, at: "\(location)[\($0 + 1)]") }
         switch name {
         case "ANY", "EVERY", "ANY AND EVERY":

@@ -9,6 +9,8 @@ struct QueryEvaluator {
     var group: [QueryRow]?
     /// The hits of each full-text index the query searches: document ID → rank.
     var fullText: [String: [String: Double]] = [:]
+    /// `MATCH_OFFSETS()` of each full-text index the query searches: document ID → offsets.
+    var fullTextOffsets: [String: [String: QueryValue]] = [:]
     /// The collation strings are compared under (set by COLLATE around or beside a comparison).
     var collation: (ignoreCase: Bool, ignoreAccents: Bool)?
 
@@ -106,10 +108,11 @@ struct QueryEvaluator {
 
     private func call(_ name: String, _ operands: [CompiledExpression], _ row: QueryRow) throws -> QueryValue {
         if QueryFunctions.aggregates.contains(name) { return try aggregate(name, operands[0]) }
-        if name == "MATCH()" || name == "RANK()" {
+        if name == "MATCH()" || name == "RANK()" || name == "MATCH_OFFSETS()" {
             guard case .literal(.string(let index)) = operands.first, let hits = fullText[index] else {
                 throw QueryError("\(name) needs the name of a full-text index the query matches against")
             }
+            if name == "MATCH_OFFSETS()" { return fullTextOffsets[index]?[row.id] ?? .missing }
             if name == "MATCH()" { return .bool(hits[row.id] != nil) }
             return hits[row.id].map { .double($0) } ?? .missing
         }

@@ -73,8 +73,11 @@ package enum QueryExecutor {
                 throw QueryError("there is no full-text index named \"\(name)\"; create it with createIndex", at: "WHERE")
             }
             do {
-                let hits = try index.search(text, in: core)
+                let hits = try index.search(text, in: core, offsets: query.usesMatchOffsets)
                 evaluator.fullText[name] = Dictionary(hits.map { ($0.documentID, $0.rank) }, uniquingKeysWith: max)
+                if query.usesMatchOffsets {
+                    evaluator.fullTextOffsets[name] = QueryValue.matchOffsets(of: hits, properties: index.definition.properties)
+                }
             } catch let error as TextAnalysisError {
                 throw QueryError("full-text search \"\(text)\": \(error)", at: "WHERE")
             }

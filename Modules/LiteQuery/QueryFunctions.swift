@@ -25,7 +25,7 @@ enum QueryFunctions {
         "ISARRAY()": 1...1, "ISBOOLEAN()": 1...1, "ISNUMBER()": 1...1, "ISOBJECT()": 1...1, "ISSTRING()": 1...1,
         "TYPE()": 1...1, "TOSTRING()": 1...1, "TONUMBER()": 1...1,
         "COUNT()": 1...1, "SUM()": 1...1, "AVG()": 1...1, "MIN()": 1...1, "MAX()": 1...1,
-        "MATCH()": 2...2, "RANK()": 1...1,
+        "MATCH()": 2...2, "RANK()": 1...1, "MATCH_OFFSETS()": 1...1,
     ]
 
     static func checkArity(_ name: String, count: Int, at location: String) throws {

@@ -98,7 +98,7 @@ enum QueryPlanner {
         switch expression {
         case .literal, .parameter: return true
         case .call(let name, let operands): return !QueryFunctions.aggregates.contains(name) && name != "MATCH()"
-            && name != "RANK()" && operands.allSatisfy(isConstant)
+            && name != "RANK()" && name != "MATCH_OFFSETS()" && operands.allSatisfy(isConstant)
         default: return false
         }
     }

@@ -382,7 +382,7 @@ package struct SQLPlusPlusParser {
         index += 2
         var arguments: [String] = []
         // MATCH(index, 'text') and RANK(index) name the full-text index with a bare identifier.
-        if ["MATCH", "RANK"].contains(name.uppercased()), peek(1) == .symbol(",") || peek(1) == .symbol(")") {
+        if ["MATCH", "RANK", "MATCH_OFFSETS"].contains(name.uppercased()), peek(1) == .symbol(",") || peek(1) == .symbol(")") {
             switch current {
             case .word(let index), .quoted(let index):
                 self.index += 1

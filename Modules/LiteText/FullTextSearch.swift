@@ -12,8 +12,11 @@ struct FullTextSearch {
     struct Hit: Equatable {
         let term: String
         let column: Int
+        /// The word's position; -1 for a hit that stands for `count` occurrences not decoded
+        /// (a plain term when no offsets are wanted).
         let position: Int
         let byteRange: Range<Int>
+        var count = 1
     }
 
     /// Document ID → the words that made it match.
@@ -23,16 +26,22 @@ struct FullTextSearch {
     let columns: [String]
     /// How many documents contain each looked-up term.
     private(set) var documentFrequency: [String: Int] = [:]
+    /// The indexed length (words) of each document met in a posting.
+    private(set) var documentLengths: [String: Int] = [:]
 
-    init(store: any ByteKeyStore, columns: [String]) {
+    /// Whether hits of plain terms carry their offsets (phrases and NEAR always decode them).
+    let wantsOffsets: Bool
+
+    init(store: any ByteKeyStore, columns: [String], wantsOffsets: Bool = true) {
         self.store = store
         self.columns = columns
+        self.wantsOffsets = wantsOffsets
     }
 
     mutating func evaluate(_ expression: MatchExpression) throws -> Matches {
         switch expression {
         case .term(let term):
-            return try postings(term)
+            return try postings(term, decodingOccurrences: wantsOffsets)
         case .phrase(let terms):
             return try phrase(terms)
         case .near(let operands, let distance):
@@ -56,7 +65,9 @@ struct FullTextSearch {
         columns.firstIndex(of: name) ?? columns.firstIndex { $0.split(separator: ".").last.map(String.init) == name }
     }
 
-    private mutating func postings(_ term: MatchTerm) throws -> Matches {
+    /// The postings of `term`. Keys come in (term, document, column) order, so a document's
+    /// postings of one term are consecutive: its document frequency is counted without a set.
+    private mutating func postings(_ term: MatchTerm, decodingOccurrences: Bool = true) throws -> Matches {
         var filter: Int?
         if let name = term.column {
             guard let index = column(named: name) else { return [:] }   // no such property: no match
@@ -65,19 +76,36 @@ struct FullTextSearch {
         var matches: Matches = [:]
         let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: term.isPrefix))
         defer { cursor.close() }
-        var documents = Set<String>()
+        var documents = 0
+        var previousDocument = ""
+        var prefixDocuments = Set<String>()
         while let entry = try cursor.next() {
-            guard let (text, documentID, column) = FullTextPostings.parsePostingKey(entry.key) else {
+            guard let (text, documentID, column) = FullTextPostings.parsePostingKey(entry.key,
+                                                                                    term: term.isPrefix ? nil : term.text) else {
                 throw TextAnalysisError("full-text index data is damaged (a key cannot be read)")
             }
-            documents.insert(documentID)
+            if term.isPrefix {
+                prefixDocuments.insert(documentID)   // several terms: a document comes back per term
+            } else if documentID != previousDocument || documents == 0 {
+                documents += 1
+                previousDocument = documentID
+            }
             if let filter, filter != column { continue }
-            for occurrence in try FullTextPostings.decodeOccurrences(entry.value) {
-                matches[documentID, default: []].append(Hit(term: text, column: column,
-                                                            position: occurrence.position, byteRange: occurrence.byteRange))
+            if decodingOccurrences {
+                let (length, occurrences) = try FullTextPostings.decodePosting(entry.value)
+                documentLengths[documentID] = length
+                for occurrence in occurrences {
+                    matches[documentID, default: []].append(Hit(term: text, column: column, position: occurrence.position,
+                                                                byteRange: occurrence.byteRange))
+                }
+            } else {
+                let (length, count) = try FullTextPostings.decodePostingHeader(entry.value)
+                documentLengths[documentID] = length
+                matches[documentID, default: []].append(Hit(term: text, column: column, position: -1, byteRange: 0..<0,
+                                                            count: count))
             }
         }
-        documentFrequency[term.text] = documents.count
+        documentFrequency[term.text] = term.isPrefix ? prefixDocuments.count : documents
         return matches
     }
 
@@ -145,27 +173,75 @@ struct FullTextSearch {
         return result
     }
 
-    /// The hits of `matches` ranked by BM25, best first (ties by document ID).
-    func rank(_ matches: Matches, documentCount: Int, totalWords: Int) throws -> [FullTextHit] {
+    /// The documents holding one exact term, ranked, without offsets: the commonest query,
+    /// answered in one pass over its postings — a document's postings are consecutive, so no
+    /// per-document table is built. Nil when `term` is a prefix (its terms interleave).
+    func rankSingleTerm(_ term: MatchTerm, documentCount: Int, totalWords: Int) throws -> [FullTextHit]? {
+        guard !term.isPrefix else { return nil }
+        var filter: Int?
+        if let name = term.column {
+            guard let index = column(named: name) else { return [] }
+            filter = index
+        }
+        var found: [(documentID: String, count: Int, length: Int)] = []
+        var documents = 0
+        var previous = ""
+        let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: false))
+        defer { cursor.close() }
+        while let entry = try cursor.next() {
+            guard let (_, documentID, column) = FullTextPostings.parsePostingKey(entry.key, term: term.text) else {
+                throw TextAnalysisError("full-text index data is damaged (a key cannot be read)")
+            }
+            let isNewDocument = documents == 0 || documentID != previous
+            if isNewDocument {
+                documents += 1
+                previous = documentID
+            }
+            if let filter, filter != column { continue }
+            let (length, count) = try FullTextPostings.decodePostingHeader(entry.value)
+            if let last = found.last, last.documentID == documentID {
+                found[found.count - 1].count += count
+            } else {
+                found.append((documentID, count, length))
+            }
+        }
+        let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
+        return found.map { FullTextHit(documentID: $0.documentID, rank: weight($0.count, $0.length, documents), offsets: []) }
+            .sorted { $0.rank != $1.rank ? $0.rank > $1.rank : $0.documentID < $1.documentID }
+    }
+
+    /// BM25's contribution of one term: (occurrences in the document, the document's length,
+    /// documents holding the term) → score.
+    private static func bm25(documentCount: Int, totalWords: Int) -> (Int, Int, Int) -> Double {
         let k1 = 1.2, b = 0.75
         let documents = Double(max(documentCount, 1))
         let averageLength = max(Double(totalWords) / documents, 1)
+        return { count, length, frequency in
+            let frequency = Double(frequency)
+            let idf = log((documents - frequency + 0.5) / (frequency + 0.5) + 1)
+            let tf = Double(count)
+            return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * Double(length) / averageLength))
+        }
+    }
+
+    /// The hits of `matches` ranked by BM25, best first (ties by document ID).
+    func rank(_ matches: Matches, documentCount: Int, totalWords: Int) throws -> [FullTextHit] {
+        let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
         var hits: [FullTextHit] = []
         hits.reserveCapacity(matches.count)
         for (documentID, words) in matches {
-            let lengthBytes = try store.get(FullTextPostings.documentKey(documentID))
-            let length = Double(try lengthBytes.map { try FullTextPostings.decodeCounts($0).reduce(0, +) } ?? 0)
+            let length = documentLengths[documentID] ?? 0
             var frequencies: [String: Int] = [:]
-            for word in words { frequencies[word.term, default: 0] += 1 }
+            for word in words { frequencies[word.term, default: 0] += word.count }
             var score = 0.0
             for (term, count) in frequencies {
-                let frequency = Double(documentFrequency[term] ?? 1)
-                let idf = log((documents - frequency + 0.5) / (frequency + 0.5) + 1)
-                let tf = Double(count)
-                score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / averageLength))
+                score += weight(count, length, documentFrequency[term] ?? 1)
             }
-            let offsets = Set(words.map { FullTextHit.Offset(column: $0.column, byteRange: $0.byteRange) })
-                .sorted { ($0.column, $0.byteRange.lowerBound) < ($1.column, $1.byteRange.lowerBound) }
+            var offsets: [FullTextHit.Offset] = []
+            if words.contains(where: { $0.position >= 0 }) {
+                offsets = Set(words.filter { $0.position >= 0 }.map { FullTextHit.Offset(column: $0.column, byteRange: $0.byteRange) })
+                    .sorted { ($0.column, $0.byteRange.lowerBound) < ($1.column, $1.byteRange.lowerBound) }
+            }
             hits.append(FullTextHit(documentID: documentID, rank: score, offsets: offsets))
         }
         return hits.sorted { $0.rank != $1.rank ? $0.rank > $1.rank : $0.documentID < $1.documentID }

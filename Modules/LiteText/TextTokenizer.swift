@@ -41,14 +41,20 @@ package struct TextTokenizer: Sendable {
     /// The tokens of `text`, in order.
     package func tokens(in text: String) -> [TextToken] {
         var tokens: [TextToken] = []
+        forEachToken(in: text) { tokens.append(TextToken(term: $0, position: $1, byteRange: $2)) }
+        return tokens
+    }
+
+    /// Calls `body` with each token of `text` (term, word position, UTF-8 byte range), in order,
+    /// without collecting them: indexing a huge text needs memory for its distinct terms only.
+    package func forEachToken(in text: String, _ body: (String, Int, Range<Int>) throws -> Void) rethrows {
         var position = 0
-        for (word, range) in Self.words(in: text) {
+        try Self.forEachWord(in: text) { word, range in
             defer { position += 1 }
             let folded = Self.fold(word, ignoresDiacritics: ignoresDiacritics)
-            if stopWords.contains(folded) { continue }
-            tokens.append(TextToken(term: stemmer?.stem(folded) ?? folded, position: position, byteRange: range))
+            if stopWords.contains(folded) { return }
+            try body(stemmer?.stem(folded) ?? folded, position, range)
         }
-        return tokens
     }
 
     /// The normalised form of one word typed in a match expression (nil for a stop word).
@@ -60,6 +66,8 @@ package struct TextTokenizer: Sendable {
 
     /// Case folding, and diacritic removal when asked.
     static func fold(_ word: String, ignoresDiacritics: Bool) -> String {
+        // Most words are lower-case ASCII already: nothing to fold, nothing to allocate.
+        if word.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) { return word }
         let lower = word.lowercased()
         guard ignoresDiacritics else { return lower }
         var scalars = String.UnicodeScalarView()
@@ -73,28 +81,54 @@ package struct TextTokenizer: Sendable {
     /// The words of `text` with their UTF-8 byte ranges.
     static func words(in text: String) -> [(String, Range<Int>)] {
         var words: [(String, Range<Int>)] = []
-        var current = String.UnicodeScalarView()
-        var start = 0
-        var offset = 0
-        func flush() {
-            if !current.isEmpty { words.append((String(current), start..<offset)) }
-            current = String.UnicodeScalarView()
-        }
-        for scalar in text.unicodeScalars {
-            let width = UTF8.width(scalar)
-            if isSingleCharacterWord(scalar) {
-                flush()
-                words.append((String(scalar), offset..<(offset + width)))
-            } else if isWordCharacter(scalar) {
-                if current.isEmpty { start = offset }
-                current.append(scalar)
-            } else {
-                flush()
-            }
-            offset += width
-        }
-        flush()
+        forEachWord(in: text) { words.append(($0, $1)) }
         return words
+    }
+
+    /// Calls `body` with each word of `text` and its UTF-8 byte range, in order.
+    ///
+    /// Works on the UTF-8 bytes: ASCII letters and digits are classified without a Unicode
+    /// property lookup (most text is mostly ASCII, and the lookup dominated indexing).
+    static func forEachWord(in text: String, _ body: (String, Range<Int>) throws -> Void) rethrows {
+        var text = text
+        try text.withUTF8 { bytes in
+            var start = -1
+            var offset = 0
+            func flush(_ end: Int) throws {
+                if start >= 0 { try body(String(decoding: bytes[start..<end], as: UTF8.self), start..<end) }
+                start = -1
+            }
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if byte < 0x80 {
+                    let lower = byte | 0x20
+                    if (byte >= 0x30 && byte <= 0x39) || (lower >= 0x61 && lower <= 0x7A) {
+                        if start < 0 { start = offset }
+                    } else {
+                        try flush(offset)
+                    }
+                    offset += 1
+                    continue
+                }
+                // A String's UTF-8 is valid: the lead byte gives the width.
+                let width = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                var value = UInt32(byte) & (width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07)
+                for index in 1..<width where offset + index < bytes.count {
+                    value = value << 6 | (UInt32(bytes[offset + index]) & 0x3F)
+                }
+                let end = min(offset + width, bytes.count)
+                if let scalar = Unicode.Scalar(value), isSingleCharacterWord(scalar) {
+                    try flush(offset)
+                    try body(String(decoding: bytes[offset..<end], as: UTF8.self), offset..<end)
+                } else if let scalar = Unicode.Scalar(value), isWordCharacter(scalar) {
+                    if start < 0 { start = offset }
+                } else {
+                    try flush(offset)
+                }
+                offset = end
+            }
+            try flush(bytes.count)
+        }
     }
 
     private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {

@@ -46,6 +46,7 @@ extension SQLiteDataFile {
         try withReader { connection in
             let statement = try connection.cached("""
                 SELECT substr(m.name, 4) FROM sqlite_master m WHERE m.type='table' AND m.name GLOB 'kv_*' \
+                AND m.sql NOT GLOB 'CREATE VIRTUAL TABLE*' \
                 AND (SELECT group_concat(c.name, ',') FROM (SELECT name FROM pragma_table_info(m.name) ORDER BY cid) c) \
                 IN ('key,sequence,flags,version,body', 'key,sequence,flags,version,body,expiration') \
                 ORDER BY m.name

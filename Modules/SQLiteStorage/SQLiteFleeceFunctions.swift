@@ -35,6 +35,8 @@ enum SQLiteFleeceFunctions {
                 throw connection.error(result, doing: "registering the SQL function \(name)")
             }
         }
+        // LiteCore's FTS4 tables (their tokenizer and fl_fts_value) need the same reader.
+        try SQLiteUnicodeSNTokenizer.register(on: connection, reader: reader)
     }
 
     private static func call(_ sqlContext: OpaquePointer?, _ count: Int32,

@@ -9,8 +9,6 @@
 //   query-like-operator-wildcard-character-match, query-regex-operator, query-join,
 //   query-groupby, query-orderby, and the query part of getting-started
 // Live queries: live-query, stop-live-query
-// Full-text search: fts-index (`IndexBuilder.fullTextIndex(items:)`,
-//   `Index.fullTextIndex(withItems:)`), fts-query
 // Replication: the replication section's inline example, basic-authentication,
 //   session-authentication, replication-status, replication-custom-header,
 //   replication-error-handling, and the replicator part of getting-started

@@ -9,30 +9,13 @@ import Testing
 /// Full-text indexes over real data (LiteCore's own FTS test data and expectations), the same on
 /// every engine, kept in step with saves, deletions and purges.
 @Suite struct FullTextIndexTests {
-    /// A database holding the JSON Lines fixture `file`, documents named as LiteCore's tests
-    /// name them (`0000001` for line 1).
     private func withFixtureCore<T>(_ engine: StorageEngineKind, _ file: String,
                                     _ body: (DatabaseCore) throws -> T) throws -> T {
-        try withTemporaryDirectory { directory in
-            let registry = StorageEngineRegistry(engines: [engine.engine, engine.other.engine])
-            let core = try DatabaseCore(bundle: DatabaseBundle(name: "fts", directory: directory.path),
-                                        registry: registry, engineName: engine.engine.name)
-            defer { try? core.close() }
-            let lines = String(decoding: try Fixtures.data("query/\(file)"), as: UTF8.self)
-                .split(separator: "\n").filter { !$0.isEmpty }
-            try core.inTransaction {
-                for (index, line) in lines.enumerated() {
-                    try save(core, String(format: "%07d", index + 1), String(line))
-                }
-            }
-            return try body(core)
-        }
+        try FullTextTestDatabase.withFixtureCore(engine, file, body)
     }
 
     private func save(_ core: DatabaseCore, _ id: String, _ json: String, base: RevisionID? = nil) throws {
-        try core.saveRevision(id: id, base: base, policy: .lastWriteWins) { encoder in
-            try Array(json.utf8).withUnsafeBytes { try JSONConverter.write(json: $0, to: encoder) }
-        }
+        try FullTextTestDatabase.save(core, id, json, base: base)
     }
 
     /// LiteCore's c4QueryTest "FTS single property": the matches and their byte offsets.
@@ -93,11 +76,7 @@ import Testing
     /// Stemming: "torrent" finds "torrents"; more and rarer matches rank higher.
     @Test(arguments: StorageEngineKind.allCases)
     func stemmingAndRanking(engine: StorageEngineKind) throws {
-        try withTemporaryDirectory { directory in
-            let registry = StorageEngineRegistry(engines: [engine.engine, engine.other.engine])
-            let core = try DatabaseCore(bundle: DatabaseBundle(name: "rank", directory: directory.path),
-                                        registry: registry, engineName: engine.engine.name)
-            defer { try? core.close() }
+        try FullTextTestDatabase.withCore(engine) { core in
             try save(core, "once", #"{"text":"the cat sat on the mat near the other animals in the room"}"#)
             try save(core, "twice", #"{"text":"cats and more cats"}"#)
             try save(core, "rare", #"{"text":"a cat and an aardvark"}"#)
@@ -114,11 +93,7 @@ import Testing
     /// (reindex) gives the same answers.
     @Test(arguments: StorageEngineKind.allCases)
     func theIndexFollowsEveryChange(engine: StorageEngineKind) throws {
-        try withTemporaryDirectory { directory in
-            let registry = StorageEngineRegistry(engines: [engine.engine, engine.other.engine])
-            let core = try DatabaseCore(bundle: DatabaseBundle(name: "live", directory: directory.path),
-                                        registry: registry, engineName: engine.engine.name)
-            defer { try? core.close() }
+        try FullTextTestDatabase.withCore(engine) { core in
             let index = try FullTextIndex.create(FullTextIndexDefinition(name: "t", properties: ["title", "body"]), in: core)
             try save(core, "a", #"{"title":"red apple","body":"crisp"}"#)
             try save(core, "b", #"{"title":"green pear","body":"red skin"}"#)

@@ -40,14 +40,19 @@ public enum Fixtures {
         return nil
     }()
 
-    /// The location of a fixture, e.g. `url("fleece/1person.json")`.
+    /// The fixtures the project carries itself (`Tests/Fixtures`, its README says where each
+    /// came from), for real material the shared folder does not have.
+    public static let carried = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures", isDirectory: true)
+
+    /// The location of a fixture, e.g. `url("fleece/1person.json")`: in the shared folder, else
+    /// among the project's own.
     public static func url(_ relativePath: String) throws -> URL {
-        guard let root else { throw NotFound(relativePath: relativePath) }
-        let url = root.appendingPathComponent(relativePath)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw NotFound(relativePath: relativePath)
+        for base in [root, carried].compactMap({ $0 }) {
+            let url = base.appendingPathComponent(relativePath)
+            if FileManager.default.fileExists(atPath: url.path) { return url }
         }
-        return url
+        throw NotFound(relativePath: relativePath)
     }
 
     /// The bytes of a fixture file.

@@ -65,9 +65,16 @@ public final class FullTextIndex: Index, @unchecked Sendable {
     private final class LockedSettings: @unchecked Sendable {
         private let lock = NSLock()
         private var language: String? = Locale.current.language.languageCode?.identifier
+        private var languageIsChosen = false
         private var ignoreAccents = false
         func get() -> (String?, Bool) { lock.withLock { (language, ignoreAccents) } }
-        func set(language value: String?) { lock.withLock { language = value } }
+        func chosen() -> Bool { lock.withLock { languageIsChosen } }
+        func set(language value: String?) {
+            lock.withLock {
+                language = value
+                languageIsChosen = true
+            }
+        }
         func set(ignoreAccents value: Bool) { lock.withLock { ignoreAccents = value } }
     }
 
@@ -78,7 +85,10 @@ public final class FullTextIndex: Index, @unchecked Sendable {
     }
 
     /// The language whose stemming and stop words apply (ISO code or name such as `"en"`,
-    /// `"french"`); nil for none. Default: the device's language, when it has a stemmer.
+    /// `"french"`: danish, dutch, english, finnish, french, german, hungarian, italian,
+    /// norwegian, portuguese, romanian, russian, spanish, swedish, turkish); nil for none.
+    /// Default: the device's language, when it is one of those. Creating the index with any
+    /// other language fails with `.invalidParameter`.
     @discardableResult
     public func language(_ language: String?) -> FullTextIndex {
         settings.set(language: language)
@@ -93,5 +103,7 @@ public final class FullTextIndex: Index, @unchecked Sendable {
     }
 
     var languageSetting: String? { settings.get().0 }
+    /// Whether `language(_:)` set the language (else it is the device's, which may have no stemmer).
+    var languageIsChosen: Bool { settings.chosen() }
     var ignoresAccents: Bool { settings.get().1 }
 }
