@@ -71,8 +71,25 @@ import TestSupport
                 fatalError("Error updating document")
             }
         }
+
+        // Create a query to fetch documents of type SDK.
+        let query = QueryBuilder
+            .select(SelectResult.all())
+            .from(DataSource.database(database))
+            .where(Expression.property("type").equalTo(Expression.string("SDK")))
+
+        // Run the query.
+        do {
+            let result = try query.execute()
+            print("Number of rows :: \(result.allResults().count)")
+        } catch {
+            fatalError("Error running the query")
+        }
         // end::getting-started[]
-        // (The guide goes on with a query and a replicator: see NotYetCovered.swift.)
+        // (The guide goes on with a replicator: see NotYetCovered.swift.)
+        let rows = try query.execute().allResults()
+        #expect(rows.count == 1)
+        #expect(rows.first?.dictionary(forKey: "mydb")?.string(forKey: "language") == "Swift")
         let saved = try #require(database.document(withID: mutableDoc.id))
         #expect(saved.float(forKey: "version") == 2.0)
         #expect(saved.string(forKey: "type") == "SDK")

@@ -3,36 +3,60 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The travel data set (`shared/fixtures/travel`: 150 airlines, 350 hotels, 3,000 routes) as a
-/// pre-built database per engine — the "travel-sample" database the guide's examples assume.
-/// Built once per engine per test run, then copied for each test with `Database.copy`, as the
-/// guide's "Loading a pre-built database" section does.
+/// The travel data set (`shared/fixtures/travel`: 150 airlines, 700 hotels, 3,000 routes,
+/// 300 airports and 900 landmarks) as a pre-built database per engine — the "travel-sample"
+/// database the guide's examples assume. Built once per engine per test run, then copied for
+/// each test with `Database.copy`, as the guide's "Loading a pre-built database" section does.
+///
+/// The guide's queries select by a `type` property ("hotel", "airline", "route", "airport",
+/// "landmark"), as the real travel-sample's documents have; the fixture's documents name their
+/// collection instead (`"collection": "hotels"`). So each document gets the real travel-sample's
+/// `type`, the singular of its collection, when the sample is built (decision API-7).
 enum TravelSample {
-    /// The data set's files, each line a JSON object with its `_id`.
-    static let files = ["travel/travel.airlines.jsonl", "travel/travel.hotels.jsonl", "travel/travel.routes.jsonl"]
+    /// The data set's files, each line a JSON object with its `_id` (`travel-sg.json` holds the
+    /// airports, the landmarks and 350 more hotels).
+    static let files = ["travel/travel.airlines.jsonl", "travel/travel.hotels.jsonl",
+                        "travel/travel.routes.jsonl", "travel/travel-sg.json"]
 
     /// How many documents the data set holds.
-    static let documentCount = 3_500
+    static let documentCount = 5_050
 
-    /// One document of the data set: its ID and its JSON without `_id`.
-    struct Line {
+    /// One document of the data set: its ID, its properties without `_id` (with `type` added)
+    /// as Foundation values, and the fixture's JSON line.
+    struct Document {
         let id: String
+        let properties: [String: Any]
         let json: String
     }
 
-    /// Every document of the data set, in file order.
-    static func lines() throws -> [Line] {
-        var lines: [Line] = []
+    /// Every document of the data set, in file order, read with Foundation alone — what the query
+    /// tests compute their expected rows from (read once per run).
+    static func documents() throws -> [Document] {
+        try cache.documents { try readDocuments() }
+    }
+
+    private static let cache = DocumentCache()
+
+    private static func readDocuments() throws -> [Document] {
+        var documents: [Document] = []
         for file in files {
             let text = try String(contentsOf: try Fixtures.url(file), encoding: .utf8)
             for line in text.split(separator: "\n") where !line.isEmpty {
-                var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let value = exactNumbers(try JSONSerialization.jsonObject(with: Data(line.utf8)))
+                var object = try #require(value as? [String: Any])
                 let id = try #require(object.removeValue(forKey: "_id") as? String)
-                let json = try JSONSerialization.data(withJSONObject: object)
-                lines.append(Line(id: id, json: String(decoding: json, as: UTF8.self)))
+                if let type = travelType(of: object) { object["type"] = type }
+                documents.append(Document(id: id, properties: object, json: String(line)))
             }
         }
-        return lines
+        return documents
+    }
+
+    /// The `type` the real travel-sample gives a document: the singular of its `collection`
+    /// (nil when it has a `type` already).
+    private static func travelType(of properties: [String: Any]) -> String? {
+        guard properties["type"] == nil, let collection = properties["collection"] as? String, collection.hasSuffix("s") else { return nil }
+        return String(collection.dropLast())
     }
 
     /// The path of a pre-built travel-sample bundle for `engine` (built on first use).
@@ -46,9 +70,16 @@ enum TravelSample {
             config.directory = directory
             config.storageEngine = engine
             let database = try Database(name: "travel-sample", config: config)
-            let lines = try lines()
+            let documents = try documents()
             try database.inBatch {
-                for line in lines { try database.saveDocument(try MutableDocument(id: line.id, json: line.json)) }
+                for document in documents {
+                    // The fixture's text with `"type"` in place of `"_id"` (each line starts with it).
+                    let prefix = "{\"_id\":\"\(document.id)\","
+                    #expect(document.json.hasPrefix(prefix))
+                    let type = (document.properties["type"] as? String).map { "{\"type\":\"\($0)\"," } ?? "{"
+                    let json = type + document.json.dropFirst(prefix.count)
+                    try database.saveDocument(try MutableDocument(id: document.id, json: json))
+                }
             }
             let path = try #require(database.path)
             try database.close()
@@ -119,4 +150,38 @@ func withTravelSample<T>(_ engine: StorageEngineKind, _ body: (Database) throws 
 /// Waits for `semaphore`, failing after a generous bound so a broken listener cannot hang CI.
 func waitFor(_ semaphore: DispatchSemaphore, seconds: Double = 10) -> Bool {
     semaphore.wait(timeout: .now() + seconds) == .success
+}
+
+/// `JSONSerialization`'s value with its numbers as `Bool`, `Int` or `Double`, each double read
+/// from the number's own decimal text (on Linux `JSONSerialization` keeps a decimal whose
+/// `doubleValue` can miss the nearest double by an ulp).
+func exactNumbers(_ value: Any) -> Any {
+    switch value {
+    case let object as [String: Any]: return object.mapValues(exactNumbers)
+    case let array as [Any]: return array.map(exactNumbers)
+    case is String: return value
+    case let number as NSNumber:
+        switch String(cString: number.objCType) {
+        case "c", "B": return number.boolValue
+        case "d", "f": return Double(number.description) ?? number.doubleValue
+        default: return number.description.contains(".") ? (Double(number.description) ?? number.doubleValue) : number.intValue
+        }
+    default: return value
+    }
+}
+
+/// The data set's documents, read once (a lock of its own, as `LockedBuilds`).
+final class DocumentCache: @unchecked Sendable {
+    // @unchecked: `read` is only touched under `lock`.
+    private let lock = NSLock()
+    private var read: [TravelSample.Document]?
+
+    func documents(_ load: () throws -> [TravelSample.Document]) rethrows -> [TravelSample.Document] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let read { return read }
+        let documents = try load()
+        read = documents
+        return documents
+    }
 }

@@ -39,7 +39,9 @@ public final class Select: Query, @unchecked Sendable {
 public final class From: Query, @unchecked Sendable {
     /// Joins with other data sources.
     public func join(_ joins: JoinProtocol...) -> Joins { Joins(parts { $0.joins = joins }, database: database) }
-    /// Keeps the rows that satisfy `expression`.
+    /// Keeps the rows that satisfy `expression`. (Discardable: the 2.0 guide's IN example builds
+    /// a query as a statement and never runs it.)
+    @discardableResult
     public func `where`(_ expression: ExpressionProtocol) -> Where { Where(parts { $0.whereClause = expression }, database: database) }
     /// Groups rows by these expressions.
     public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { GroupBy(parts { $0.groupBy = expressions }, database: database) }

@@ -61,6 +61,19 @@ public final class Result: ArrayProtocol, DictionaryProtocol {
     /// Whether a column named `key` has a value (not MISSING).
     public func contains(key: String) -> Bool { keys.contains(key) }
 
+    /// The array in column `index` (nil if it holds none).
+    public func array(at index: Int) -> ArrayObject? { value(at: index) as? ArrayObject }
+
+    /// The dictionary in column `index` (nil if it holds none).
+    public func dictionary(at index: Int) -> DictionaryObject? { value(at: index) as? DictionaryObject }
+
+    /// The array in the column named `key`, as the guide reads `public_likes`.
+    public func array(forKey key: String) -> ArrayObject? { value(forKey: key) as? ArrayObject }
+
+    /// The dictionary in the column named `key`, as the guide reads `SelectResult.all()`'s
+    /// document under the database's name.
+    public func dictionary(forKey key: String) -> DictionaryObject? { value(forKey: key) as? DictionaryObject }
+
     /// The columns as an array (MISSING and NULL as `NSNull`).
     public func toArray() -> [Any] { values.map { ValueConversion.plain(Self.publicValue($0) ?? NSNull()) } }
 
