@@ -171,6 +171,19 @@ public final class Blob: @unchecked Sendable, Equatable, Hashable {
                 switch state.content {
                 case .stored:
                     if state.store?.directory == store.directory { return }
+                    if state.store == nil {
+                        // Known only by its metadata (a blob dictionary in JSON): it can refer
+                        // to content this database already holds, and to nothing else.
+                        guard let digest = state.digest, let key = try? BlobKey(digest) else {   // allowed: reported just below
+                            throw CouchbaseLiteError(.corruptData, "blob has no valid digest (\(state.digest ?? "none"))")
+                        }
+                        guard store.contains(key) else {
+                            throw CouchbaseLiteError(.notFound, "blob \(digest) is not in this database; save its content "
+                                                     + "first (Blob(contentType:data:)) or drop the reference")
+                        }
+                        state.store = store
+                        return
+                    }
                     // A blob read from another database: copy its content over.
                     let (source, sourceKey) = try storeAndKey(state.store, state.digest)
                     try source.transfer(sourceKey, to: store)

@@ -184,3 +184,30 @@ import TestSupport
         }
     }
 }
+
+/// A document made from JSON that names a blob by its metadata can be edited and saved again
+/// when the database holds that content, and gets a clear error when it does not.
+@Suite struct BlobMetadataInJSONTests {
+    @Test(arguments: StorageEngineKind.allCases)
+    func aBlobNamedInJSONCanBeSavedAfterAnEdit(engine: StorageEngineKind) throws {
+        try withDatabase(engine) { database, _ in
+            let original = MutableDocument(id: "with-blob")
+            original.setBlob(Blob(contentType: "text/plain", data: Data("hello".utf8)), forKey: "file")
+            try database.saveDocument(original)
+            let metadata = try #require(database.document(withID: "with-blob")?.blob(forKey: "file")?.properties)
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: ["file": metadata, "n": 1]), as: UTF8.self)
+
+            let copy = try MutableDocument(id: "copy", json: json)
+            copy.setInt(2, forKey: "n")
+            try database.saveDocument(copy)
+            #expect(database.document(withID: "copy")?.blob(forKey: "file")?.content == Data("hello".utf8))
+
+            let missing = json.replacingOccurrences(of: metadata["digest"] as? String ?? "?",
+                                                    with: "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+            let dangling = try MutableDocument(id: "dangling", json: missing)
+            dangling.setInt(3, forKey: "n")
+            #expect(throws: CouchbaseLiteError.self) { try database.saveDocument(dangling) }
+            #expect(database.document(withID: "dangling") == nil)
+        }
+    }
+}
