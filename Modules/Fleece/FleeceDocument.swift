@@ -10,14 +10,15 @@
 package final class FleeceDocument: @unchecked Sendable {
     // @unchecked: `base` is written once in init and only read afterwards, so sharing across
     // threads is safe; it is freed in deinit when the last view is gone.
-    let base: UnsafeMutableRawPointer
+    // `var` only for `rebind(borrowing:)`; owned documents never change after init.
+    private(set) var base: UnsafeMutableRawPointer
     /// The number of bytes.
-    package let byteCount: Int
+    package private(set) var byteCount: Int
     /// The shared-key table dictionary keys are looked up and decoded with.
     package let sharedKeys: SharedKeys?
     /// The shared keys as they were when the document was opened (see `SharedKeys.snapshot()`).
     let keys: SharedKeys.Snapshot?
-    let rootOffset: Int
+    private(set) var rootOffset: Int
     /// False for a document that reads bytes it was lent (`init(borrowing:keys:)`).
     private let ownsBytes: Bool
 
@@ -71,6 +72,20 @@ package final class FleeceDocument: @unchecked Sendable {
             base.deallocate()
             throw error
         }
+    }
+
+    /// Points a borrowed document at other lent bytes, so a scan reuses one document object
+    /// for every record. Values read from it before must not be used afterwards.
+    ///
+    /// - Throws: ``FleeceError`` for bytes without a root, or when the document owns its bytes.
+    package func rebind(borrowing buffer: UnsafeRawBufferPointer) throws {
+        guard !ownsBytes else { throw FleeceError(.encodeError, "only a borrowing document can be pointed at other bytes") }
+        guard let start = buffer.baseAddress, buffer.count >= 2 else {
+            throw FleeceError(.invalidData, "a Fleece value needs at least 2 bytes")
+        }
+        rootOffset = try FleeceReader(base: start, count: buffer.count).findRoot().offset
+        base = UnsafeMutableRawPointer(mutating: start)
+        byteCount = buffer.count
     }
 
     deinit { if ownsBytes { base.deallocate() } }

@@ -90,6 +90,8 @@ private struct PassingRowReader {
     let keys: FleeceKeyTable
     let filter: ScanFilter
     let empty: FleeceDocument
+    /// One borrowing document, pointed at each record's body in turn.
+    let borrowed: FleeceDocument
 
     init(condition: CompiledExpression?, core: DatabaseCore, evaluator: QueryEvaluator) throws {
         self.condition = condition
@@ -97,7 +99,12 @@ private struct PassingRowReader {
         self.evaluator = evaluator
         keys = FleeceKeyTable(core.sharedKeys)
         filter = ScanFilter(condition, keys: keys)
-        empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
+        let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
+        self.empty = empty
+        // Lent `empty`'s bytes (allocated once, freed with it, and it lives as long as this
+        // reader) until the first record is read.
+        let table = keys
+        borrowed = try empty.withUnsafeBytes { try FleeceDocument(borrowing: $0, keys: table) }
     }
 
     func row(_ view: RecordView) throws -> QueryRow? {
@@ -105,7 +112,8 @@ private struct PassingRowReader {
         let bytes = isDeleted ? nil : try StoredDocument.currentBody(inRecordBody: view.body)
         let body: FleeceDocument
         if let bytes, bytes.count > 0 {
-            body = try FleeceDocument(borrowing: bytes, keys: keys)
+            try borrowed.rebind(borrowing: bytes)
+            body = borrowed
         } else {
             body = empty
         }
