@@ -136,7 +136,7 @@ let package = Package(
                     path: "Tests/BlobStoreTests"),
         .testTarget(name: "LiteDatabaseTests", dependencies: ["LiteSupport", "LiteDatabase", "TestSupport"],
                     path: "Tests/LiteDatabaseTests"),
-        .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["LiteSupport", "CouchbaseLiteSwift", "LiteDatabase", "Fleece", "TestSupport", "CSQLite", crypto],
+        .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["LiteSupport", "CouchbaseLiteSwift", "LiteDatabase", "LiteQuery", "Fleece", "TestSupport", "CSQLite", crypto],
                     path: "Tests/CouchbaseLiteSwiftTests"),
         .testTarget(name: "DatabaseToolsTests",
                     dependencies: ["DatabaseTools", "TestSupport", "LiteDatabase", "LiteStorage", "SQLiteStorage",
