@@ -88,7 +88,7 @@ import TestSupport
     }
 
     /// Plays `requests` against a passive session on `core`.
-    /// - Returns: whether it finished before the watchdog (10 s) closed the connection, and
+    /// - Returns: whether it finished before the watchdog (30 s) closed the connection, and
     ///   whether any request was refused (an error reply or a closed connection).
     static func play(_ requests: [BLIPMessage], attachments: [String: [UInt8]], mutateAttachments: Bool,
                      seed: UInt64, core: DatabaseCore) async -> (completed: Bool, refused: Bool) {
@@ -120,7 +120,7 @@ import TestSupport
         let state = Locked<(finished: Bool, hung: Bool)>((false, false))
         let watchdog = Task {
             // A time limit, not a wait for work: an input that takes this long is a hang.
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(30))
             let fire = state.withLock { state -> Bool in
                 if state.finished { return false }
                 state.hung = true
@@ -174,7 +174,8 @@ import TestSupport
                 #expect(result.completed, "an input hung the passive side")
                 return result.refused ? .rejected : .accepted
             }
-            #expect(campaign.slowest < .seconds(10))
+            // Generous: a loaded CI machine; a hang is what the watchdog reports.
+            #expect(campaign.slowest < .seconds(60))
             // The inputs reached the inserter: mutated revisions were saved, and stayed valid.
             let saved = try core.documentCount()
             #expect(saved > 0)

@@ -60,7 +60,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let tokens = [#""_attachments":{"a":{"digest":"sha1-AAAA","length":99999999999999,"stub":true,"revpos":0}}"#,
                       #""_deleted":true"#, #""digest":"md5-x""#, "{", "}", "[", "]", "\\u0000", "\\ud800", "-", "0"]
-        let campaign = try FuzzCampaign.run("1.x revision rows", seed: 0x1E9_0001, inputs: 600) { random in
+        let campaign = try FuzzCampaign.run("1.x revision rows", seed: 0x1E9_0001, inputs: 300) { random in
             // The row decoders on their own.
             let row = rows[Int.random(in: 0..<rows.count, using: &random)]
             let json = FuzzMutator.mutate(row.json, &random, tokens: tokens.map { Array($0.utf8) })
