@@ -13,7 +13,7 @@ package enum ProcessMemory {
             return nil
         }
         for line in status.split(separator: "\n") where line.hasPrefix(name) {
-            let number = line.dropFirst(name.count).split(separator: " ").first.flatMap { Int($0) }
+            let number = line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
             return number.map { $0 * 1024 }
         }
         return nil
