@@ -333,7 +333,11 @@ package struct SQLPlusPlusParser {
         switch current {
         case .number(let text):
             index += 1
-            guard Double(text) != nil else { throw QueryError("\"\(text)\" is not a number", at: "character \(tokens[index - 1].position + 1)") }
+            // A literal past Double's range (1e999) is no number either (the fuzzer found it
+            // reaching the JSON, which no JSON reader takes).
+            guard let value = Double(text), value.isFinite else {
+                throw QueryError("\"\(text)\" is not a number", at: "character \(tokens[index - 1].position + 1)")
+            }
             return Self.jsonNumber(text)
         case .string(let text):
             index += 1

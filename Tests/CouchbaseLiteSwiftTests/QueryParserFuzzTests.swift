@@ -169,6 +169,13 @@ import LiteQuery
         #expect((try? JSONSerialization.jsonObject(with: Data(query.utf8))) != nil)  // allowed: nil is the failure
     }
 
+    /// Found by the long fuzz run: a path of `..` threw FleeceError out of the compiler, and
+    /// `1e999` reached the JSON.
+    @Test func badPathsAndHugeNumbersAreQueryErrors() throws {
+        #expect(throws: QueryError.self) { try CompiledQuery(json: #"["?","..",["DESC",false,-3,{},["META()"]],null]"#, databaseName: "db") }
+        #expect(throws: QueryError.self) { try SQLPlusPlusParser.json(from: "SELECT 1e999 FROM _") }
+    }
+
     @Test func mutatedSQLPlusPlusParsesOrIsRefused() throws {
         let tokens = [" SELECT ", " FROM ", " WHERE ", " AND ", " OR ", " NOT ", "(", ")", "[", "]", ",", ".", "'", "\"", "`",
                       "$", " ANY ", " IN ", " SATISFIES ", " END ", " META()", " CASE ", " WHEN ", " JOIN ", " ON ", "*",
