@@ -32,21 +32,8 @@ import TestSupport
         process.standardError = errors
         let errorReader = PipeReader(errors.fileHandleForReading)
         try process.run()
-        var reported = 0, seen = 0
-        var buffer = Data()
-        while seen < commits {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }  // the writer exited on its own: an error, checked below
-            buffer.append(chunk)
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
-                if let number = Int(line.dropFirst("committed ".count)) {
-                    reported = number
-                    seen += 1
-                }
-            }
-        }
+        var lines = CommitLineReader(output.fileHandleForReading)
+        let reported = lines.read(commits: commits) ?? 0
         // A seeded amount of busy work moves the kill to a different point of the next transaction.
         var sink = 0
         for step in 0..<spin { sink &+= step &* 7 }

@@ -287,19 +287,8 @@ enum SoakRun {
             process.standardError = FileHandle.nullDevice
             try process.run()
             let lines = Thread {
-                var buffer = Data()
-                while true {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { return }
-                    buffer.append(chunk)
-                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                        buffer.removeSubrange(buffer.startIndex...newline)
-                        if let number = Int(line.dropFirst("committed ".count)) {
-                            acknowledged.withLock { $0 = max($0, number) }
-                        }
-                    }
-                }
+                var reader = CommitLineReader(output.fileHandleForReading)
+                reader.read(commits: .max) { number in acknowledged.withLock { $0 = max($0, number) } }
             }
             lines.start()
             // Pacing of the kills, not a wait for work.

@@ -132,17 +132,15 @@ package struct FuzzCampaign: Sendable, CustomStringConvertible {
             + "\(String(format: "%.1f", slowestMilliseconds)) ms (input #\(slowestInput)),\(peak) 0 crashes"
     }
 
-    /// Prints the report line, and appends it to `$FUZZ_REPORT` when that names a file.
+    /// Prints the report line, and appends it to `$FUZZ_REPORT` when that names a file (one
+    /// `O_APPEND` write, so fuzzers finishing together do not overwrite each other's line).
     private func publish() {
         print(description)
         guard let path = ProcessInfo.processInfo.environment["FUZZ_REPORT"], !path.isEmpty else { return }
-        let line = Data((description + "\n").utf8)
-        if let handle = FileHandle(forWritingAtPath: path) {
-            handle.seekToEndOfFile()
-            handle.write(line)
-            try? handle.close()  // allowed: a report line is best effort
-        } else {
-            _ = FileManager.default.createFile(atPath: path, contents: line)
-        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let line = Array((description + "\n").utf8)
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 }
