@@ -38,7 +38,10 @@ extension ReplicationSession {
                 // name the parents it has (the checkpoint keeps its own cadence).
                 try await flushPushProgress(tracker: tracker, synced: synced, checkpoint: false)
                 let activeOnly: Bool
-                if case .changes(let flag) = mode { activeOnly = flag } else { activeOnly = false }
+                // `activeOnly` (a first pull into an empty database) skips the deletions of
+                // the initial listing only: once caught up, a continuous pull must get later
+                // deletions (found by the soak test: they never reached the client).
+                if case .changes(let flag) = mode { activeOnly = flag && !announcedCaughtUp } else { activeOnly = false }
                 let batch = try database.changes(since: since, limit: batchSize, remoteID: remoteID,
                                                  activeOnly: activeOnly, documentIDs: documentIDs)
                 if batch.lastSequence == since || stopListing {
@@ -153,6 +156,7 @@ extension ReplicationSession {
         let answers = (MessageJSON.decode(reply.body) as? [Any]) ?? []
         var wanted: [(OutgoingChange, Set<RevisionID>)] = []
         var ended: [ReplicatedDocument] = []
+        var conflicted: [OutgoingChange] = []
         for (index, change) in changes.enumerated() {
             let answer: Any? = index < answers.count ? answers[index] : nil
             switch mode {
@@ -169,10 +173,11 @@ extension ReplicationSession {
                 }
                 if status == 409 {
                     refused.withLock { $0 += 1 }
-                    ended.append(ReplicatedDocument(documentID: change.documentID, revisionID: change.revisionID.string,
-                                                    isPush: true, deleted: change.deleted,
-                                                    error: ReplicationFailure(domain: .http, code: 409,
-                                                                              message: "the document conflicts with the server's revision")))
+                    if isActive {
+                        conflicted.append(change)
+                        continue
+                    }
+                    ended.append(Self.conflictEnded(change))
                 }
             case .changes:
                 if let known = answer as? [Any] {
@@ -180,11 +185,31 @@ extension ReplicationSession {
                     wanted.append((change, Set(ids)))
                     continue
                 }
+                // The peer has it.
+                synced.withLock { $0.append((change.documentID, change.sequence, change.revisionID)) }
             }
             tracker.withLock { $0.complete { $0 == change.sequence } }
         }
         if !ended.isEmpty && isActive { onEvent(.documentsEnded(ended)) }
+        if !conflicted.isEmpty {
+            // Refused because the parent we named is not the peer's current revision: most often
+            // we did not know the peer's revision (the reply to its push was lost with the
+            // connection, or a revision was pruned here). Ask which ancestors the peer has, as a
+            // `changes` offer does, and send with `noconflicts`: a real conflict is still refused
+            // (409) when the revision arrives. Without this, such a document stayed refused at
+            // every later change until the server fell behind the pruned history and the
+            // document forked (found by the 10-minute soak test).
+            wanted += try await offer(conflicted, mode: .changes(activeOnly: false), tracker: tracker, synced: synced,
+                                      refused: refused)
+        }
         return wanted
+    }
+
+    private static func conflictEnded(_ change: OutgoingChange) -> ReplicatedDocument {
+        ReplicatedDocument(documentID: change.documentID, revisionID: change.revisionID.string, isPush: true,
+                           deleted: change.deleted,
+                           error: ReplicationFailure(domain: .http, code: 409,
+                                                     message: "the document conflicts with the server's revision"))
     }
 
     /// Sends one revision and waits for the peer to have saved it.
