@@ -156,7 +156,6 @@ extension ReplicationSession {
         let answers = (MessageJSON.decode(reply.body) as? [Any]) ?? []
         var wanted: [(OutgoingChange, Set<RevisionID>)] = []
         var ended: [ReplicatedDocument] = []
-        var conflicted: [OutgoingChange] = []
         for (index, change) in changes.enumerated() {
             let answer: Any? = index < answers.count ? answers[index] : nil
             switch mode {
@@ -173,10 +172,6 @@ extension ReplicationSession {
                 }
                 if status == 409 {
                     refused.withLock { $0 += 1 }
-                    if isActive {
-                        conflicted.append(change)
-                        continue
-                    }
                     ended.append(Self.conflictEnded(change))
                 }
             case .changes:
@@ -191,17 +186,6 @@ extension ReplicationSession {
             tracker.withLock { $0.complete { $0 == change.sequence } }
         }
         if !ended.isEmpty && isActive { onEvent(.documentsEnded(ended)) }
-        if !conflicted.isEmpty {
-            // Refused because the parent we named is not the peer's current revision: most often
-            // we did not know the peer's revision (the reply to its push was lost with the
-            // connection, or a revision was pruned here). Ask which ancestors the peer has, as a
-            // `changes` offer does, and send with `noconflicts`: a real conflict is still refused
-            // (409) when the revision arrives. Without this, such a document stayed refused at
-            // every later change until the server fell behind the pruned history and the
-            // document forked (found by the 10-minute soak test).
-            wanted += try await offer(conflicted, mode: .changes(activeOnly: false), tracker: tracker, synced: synced,
-                                      refused: refused)
-        }
         return wanted
     }
 
