@@ -226,13 +226,18 @@ enum SoakRun {
         return figures
     }
 
-    /// Saves, updates and now and then deletes documents `<prefix>-0…149` until the deadline.
+    /// How many documents each writer keeps: enough that no document gets near the revision
+    /// tree's depth (20) between two syncs in the 30-second run (see docs/reliability.md:
+    /// a document whose push reply was lost stays refused until it is changed past that).
+    static let documentsPerWriter = 400
+
+    /// Saves, updates and now and then deletes documents `<prefix>-0…` until the deadline.
     static func write(_ database: Database, prefix: String, seed: UInt64, until deadline: ContinuousClock.Instant,
                       acknowledged: Locked<Acknowledged>, counts: Locked<(writes: Int, reads: Int)>) async throws {
         var random = SplitMix64(seed: seed)
         var value = 0
         while ContinuousClock().now < deadline {
-            let id = "\(prefix)-\(Int.random(in: 0..<150, using: &random))"
+            let id = "\(prefix)-\(Int.random(in: 0..<documentsPerWriter, using: &random))"
             value += 1
             if Int.random(in: 0..<12, using: &random) == 0, let existing = database.document(withID: id) {
                 try database.deleteDocument(existing)
@@ -258,7 +263,7 @@ enum SoakRun {
         let query = try database.createQuery("SELECT META().id, value FROM _ WHERE category = $category")
         while ContinuousClock().now < deadline {
             if Bool.random(using: &random) {
-                _ = database.document(withID: "w\(Int.random(in: 0..<4, using: &random))-\(Int.random(in: 0..<150, using: &random))")?
+                _ = database.document(withID: "w\(Int.random(in: 0..<4, using: &random))-\(Int.random(in: 0..<documentsPerWriter, using: &random))")?
                     .int(forKey: "value")
             } else {
                 let parameters = Parameters()

@@ -57,51 +57,57 @@ package struct FuzzCampaign: Sendable, CustomStringConvertible {
         seed ^ (UInt64(number) &* 0x9E37_79B9_7F4A_7C15)
     }
 
-    private init(name: String, isLongMode: Bool) {
+    private let seed: UInt64
+    private let count: Int
+    private let started: ContinuousClock.Instant
+    private let deadline: ContinuousClock.Instant?
+
+    private init(name: String, seed: UInt64, count: Int, longSeconds: Double?) {
         self.name = name
-        self.isLongMode = isLongMode
+        self.seed = seed
+        self.count = count
+        isLongMode = longSeconds != nil
+        let now = ContinuousClock().now
+        started = now
+        deadline = longSeconds.map { now + .milliseconds(Int($0 * 1000)) }
+    }
+
+    /// The next input's number and generator, or nil when the run is over.
+    private func nextInput() -> (number: Int, random: SplitMix64)? {
+        guard deadline.map({ ContinuousClock().now < $0 }) ?? (inputs < count) else { return nil }
+        return (inputs, SplitMix64(seed: Self.inputSeed(seed, inputs)))
     }
 
     /// Runs `inputs` inputs (or, in the long mode, inputs for `FUZZ_SECONDS`) through `body`.
     package static func run(_ name: String, seed: UInt64, inputs count: Int, legacyVariable: String? = nil,
                             _ body: (inout SplitMix64) throws -> Outcome) rethrows -> FuzzCampaign {
-        let longSeconds = longModeSeconds(legacyVariable: legacyVariable)
-        var campaign = FuzzCampaign(name: name, isLongMode: longSeconds != nil)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = longSeconds.map { start + .milliseconds(Int($0 * 1000)) }
-        var number = 0
-        while deadline.map({ clock.now < $0 }) ?? (number < count) {
-            var random = SplitMix64(seed: inputSeed(seed, number))
-            let inputStart = clock.now
-            let outcome = try body(&random)
-            campaign.record(outcome, number: number, took: clock.now - inputStart)
-            number += 1
+        var campaign = FuzzCampaign(name: name, seed: seed, count: count,
+                                    longSeconds: longModeSeconds(legacyVariable: legacyVariable))
+        while let input = campaign.nextInput() {
+            var random = input.random
+            let inputStart = ContinuousClock().now
+            campaign.record(try body(&random), number: input.number, took: ContinuousClock().now - inputStart)
         }
-        campaign.elapsed = clock.now - start
-        campaign.publish()
+        campaign.finish()
         return campaign
     }
 
     /// As ``run(_:seed:inputs:legacyVariable:_:)``, for decoders reached through async code.
     package static func run(_ name: String, seed: UInt64, inputs count: Int,
                             _ body: (inout SplitMix64) async throws -> Outcome) async rethrows -> FuzzCampaign {
-        let longSeconds = longModeSeconds()
-        var campaign = FuzzCampaign(name: name, isLongMode: longSeconds != nil)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = longSeconds.map { start + .milliseconds(Int($0 * 1000)) }
-        var number = 0
-        while deadline.map({ clock.now < $0 }) ?? (number < count) {
-            var random = SplitMix64(seed: inputSeed(seed, number))
-            let inputStart = clock.now
-            let outcome = try await body(&random)
-            campaign.record(outcome, number: number, took: clock.now - inputStart)
-            number += 1
+        var campaign = FuzzCampaign(name: name, seed: seed, count: count, longSeconds: longModeSeconds())
+        while let input = campaign.nextInput() {
+            var random = input.random
+            let inputStart = ContinuousClock().now
+            campaign.record(try await body(&random), number: input.number, took: ContinuousClock().now - inputStart)
         }
-        campaign.elapsed = clock.now - start
-        campaign.publish()
+        campaign.finish()
         return campaign
+    }
+
+    private mutating func finish() {
+        elapsed = ContinuousClock().now - started
+        publish()
     }
 
     private mutating func record(_ outcome: Outcome, number: Int, took: Duration) {
