@@ -115,7 +115,7 @@ import TestSupport
             let commits = Int(generator.next() % 10) + 3
             let spin = Int(generator.next() % 300_000)
             // Off Swift concurrency's pool: the child is waited for with blocking reads.
-            let now = try await ReplicationCrashTests.offThePool {
+            let now = try await onOwnThread {
                 let reported = try Self.runAndKill(kind, engine, directory: directory.path, commits: commits, spin: spin)
                 return try Self.verify(kind, engine, directory: directory, reported: reported)
             }

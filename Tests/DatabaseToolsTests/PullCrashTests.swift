@@ -47,7 +47,7 @@ import TestSupport
         var kills = 0
         for _ in 0..<3 {
             let delay = Double.random(in: 0.15...1.2, using: &random)
-            kills += try await ReplicationCrashTests.offThePool {
+            kills += try await onOwnThread {
                 let process = Process()
                 process.executableURL = cblite
                 process.arguments = ["pull", puller, url]
@@ -64,7 +64,7 @@ import TestSupport
             await listener.waitUntilIdle()
         }
         #expect(kills > 0, "every pull finished before its kill")
-        let resumed = try await ReplicationCrashTests.offThePool { try ToolRunner.cblite("pull", puller, url) }
+        let resumed = try await onOwnThread { try ToolRunner.cblite("pull", puller, url) }
         #expect(resumed.status == 0, "\(resumed.stderr.suffix(300))")
         await listener.waitUntilIdle()
         await listener.stop()

@@ -113,7 +113,7 @@ enum SoakRun {
         let childDirectory = directory.appending("child").path
         let childAcknowledged = Locked(0)
         let killer = Task.detached {
-            try await ReplicationCrashTests.offThePool {
+            try await onOwnThread {
                 try Self.killChildRepeatedly(directory: childDirectory, url: proxied, until: deadline,
                                              acknowledged: childAcknowledged)
             }
@@ -128,13 +128,22 @@ enum SoakRun {
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, database) in [server, client, server, client].enumerated() {
+                // Writers and readers on their own threads: their synchronous database calls
+                // must not hold Swift concurrency's two threads, which the replicator, the
+                // listener and the suites running beside this one need.
                 group.addTask {
-                    try await Self.write(database, prefix: "w\(index)", seed: UInt64(index), until: deadline,
-                                         acknowledged: acknowledged, counts: counts)
+                    try await onOwnThread {
+                        try Self.write(database, prefix: "w\(index)", seed: UInt64(index), until: deadline,
+                                       acknowledged: acknowledged, counts: counts)
+                    }
                 }
             }
             for (index, database) in [server, client].enumerated() {
-                group.addTask { try await Self.read(database, seed: UInt64(10 + index), until: deadline, counts: counts) }
+                group.addTask {
+                    try await onOwnThread {
+                        try Self.read(database, seed: UInt64(10 + index), until: deadline, counts: counts)
+                    }
+                }
             }
             group.addTask {
                 // Memory after a quarter of the run: the baseline for "stayed bounded".
@@ -233,7 +242,7 @@ enum SoakRun {
 
     /// Saves, updates and now and then deletes documents `<prefix>-0…` until the deadline.
     static func write(_ database: Database, prefix: String, seed: UInt64, until deadline: ContinuousClock.Instant,
-                      acknowledged: Locked<Acknowledged>, counts: Locked<(writes: Int, reads: Int)>) async throws {
+                      acknowledged: Locked<Acknowledged>, counts: Locked<(writes: Int, reads: Int)>) throws {
         var random = SplitMix64(seed: seed)
         var value = 0
         while ContinuousClock().now < deadline {
@@ -251,14 +260,15 @@ enum SoakRun {
                 acknowledged.withLock { $0[id] = .some(value) }
             }
             counts.withLock { $0.writes += 1 }
-            // Pacing: a steady load that leaves the two cores room for replication.
-            try await Task.sleep(for: .milliseconds(8))
+            // Pacing: a steady load that leaves the two cores room for replication and, in
+            // make test, for the suites running beside it (timing-sensitive replay tests).
+            Thread.sleep(forTimeInterval: 0.03)
         }
     }
 
     /// Reads documents and runs an indexed query until the deadline.
     static func read(_ database: Database, seed: UInt64, until deadline: ContinuousClock.Instant,
-                     counts: Locked<(writes: Int, reads: Int)>) async throws {
+                     counts: Locked<(writes: Int, reads: Int)>) throws {
         var random = SplitMix64(seed: seed)
         let query = try database.createQuery("SELECT META().id, value FROM _ WHERE category = $category")
         while ContinuousClock().now < deadline {
@@ -272,7 +282,7 @@ enum SoakRun {
                 _ = try query.execute().allResults().count
             }
             counts.withLock { $0.reads += 1 }
-            try await Task.sleep(for: .milliseconds(10))
+            Thread.sleep(forTimeInterval: 0.04)
         }
     }
 

@@ -86,7 +86,7 @@ func runSoakChild(database: Database, url: URL) throws -> Never {
         }
         report(number)
         // Pacing: a steady trickle, so the replicator has work across each kill.
-        usleep(20_000)
+        usleep(50_000)
     }
 }
 
