@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBIAN_PACKAGES := libsqlite3-dev librocksdb-dev libstemmer-dev zlib1g-dev sqlite3 pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test tsan demo bench bench-record docs clean
+.PHONY: deps build test tsan soak fuzz demo bench bench-record docs clean
 
 ## deps: installs the Debian packages the build links against (only those missing).
 deps:
@@ -27,6 +27,22 @@ test: deps
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
+## soak: the soak test for SOAK_SECONDS (default 600): replication through a connection-dropping
+## proxy, writers and readers, a live query and a SIGKILLed writer process (docs/reliability.md).
+soak: deps
+	$(SWIFT) build --build-tests
+	SOAK_SECONDS=$${SOAK_SECONDS:-600} $(SWIFT) test --skip-build --filter SoakTests
+
+## fuzz: every decoder's fuzzer in its long mode, FUZZ_SECONDS (default 600) each, one after
+## another; the figures go to FUZZ_REPORT (default .build/fuzz-report.txt).
+fuzz: deps
+	$(SWIFT) build --build-tests
+	for suite in FleeceTests.FuzzTests SharedKeysFuzzTests RevisionTreeFuzzTests FrameFuzzTests MessageBodyFuzzTests \
+	             QueryParserFuzzTests MatchSyntaxFuzzTests LegacyRowFuzzTests; do \
+	  FUZZ_SECONDS=$${FUZZ_SECONDS:-600} FUZZ_REPORT=$${FUZZ_REPORT:-.build/fuzz-report.txt} \
+	    $(SWIFT) test --skip-build --filter "$$suite" || exit 1; \
+	done
 
 ## demo: the getting-started example (create a database, save, update and read a document).
 demo: deps

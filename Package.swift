@@ -104,6 +104,9 @@ let package = Package(
         .executableTarget(name: "storage-crash-writer",
                           dependencies: ["LiteStorage", "SQLiteStorage", "RocksDBStorage"],
                           path: "Tools/storage-crash-writer"),
+        // The database crash tests' and the soak test's child process (TestSupport's workload).
+        .executableTarget(name: "database-crash-writer", dependencies: ["CouchbaseLiteSwift", "TestSupport"],
+                          path: "Tools/database-crash-writer"),
         .executableTarget(name: "cblite-convert", dependencies: ["CommandLineSupport", "DatabaseTools", argumentParser],
                           path: "Tools/cblite-convert"),
         .executableTarget(name: "cblite-bench",
@@ -139,10 +142,10 @@ let package = Package(
                     path: "Tests/BlobStoreTests"),
         .testTarget(name: "LiteDatabaseTests", dependencies: ["LiteSupport", "LiteDatabase", "TestSupport"],
                     path: "Tests/LiteDatabaseTests"),
-        .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["LiteSupport", "CouchbaseLiteSwift", "LiteDatabase", "Fleece", "TestSupport", "CSQLite", crypto],
+        .testTarget(name: "CouchbaseLiteSwiftTests", dependencies: ["LiteSupport", "CouchbaseLiteSwift", "LiteDatabase", "LiteQuery", "Fleece", "TestSupport", "CSQLite", crypto],
                     path: "Tests/CouchbaseLiteSwiftTests"),
         .testTarget(name: "DatabaseToolsTests",
-                    dependencies: ["DatabaseTools", "TestSupport", "LiteDatabase", "LiteStorage", "SQLiteStorage",
+                    dependencies: ["DatabaseTools", "TestSupport", "LiteSupport", "LiteDatabase", "LiteStorage", "SQLiteStorage",
                                    "RocksDBStorage", "BlobStore", "Fleece", "CouchbaseLiteSwift"],
                     path: "Tests/DatabaseToolsTests"),
         // The Couchbase Lite 2.0 guide's code, as the guide writes it, on the travel data set; the

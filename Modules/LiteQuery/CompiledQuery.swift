@@ -62,7 +62,13 @@ package struct CompiledQuery: Sendable {
             throw QueryError("the query is not valid JSON: \(error)")
         }
         var compiler = QueryCompiler(databaseName: databaseName)
-        self = try compiler.compile(document.root)
+        do {
+            self = try compiler.compile(document.root)
+        } catch let error as FleeceError {
+            // A malformed property path (`".."`) fails in Fleece's path parser; callers are
+            // promised a QueryError (found by the query fuzzer).
+            throw QueryError("the query has an invalid property path: \(error)")
+        }
     }
 
     init() {}

@@ -28,6 +28,11 @@ package struct SQLPlusPlusParser {
     private var tokens: [(token: Token, position: Int)] = []
     private var index = 0
     private var variables: [Set<String>] = []
+    /// How deep the parse is in nested expressions (parentheses, arguments, `NOT`, unary `-`).
+    private var depth = 0
+    /// Deeper nesting is refused: the JSON it becomes would exceed the JSON parser's depth, and
+    /// the recursion of an unbounded nesting would exhaust the stack (found by fuzzing).
+    package static let maximumNesting = JSONConverter.defaultMaximumDepth
 
     /// The JSON query for `sql`.
     ///
@@ -254,7 +259,20 @@ package struct SQLPlusPlusParser {
 
     // MARK: Expressions
 
-    private mutating func parseExpression() throws -> String { try parseOr() }
+    private mutating func parseExpression() throws -> String {
+        try enterNesting()
+        defer { depth -= 1 }
+        return try parseOr()
+    }
+
+    /// Counts one level of nesting; throws past ``maximumNesting``.
+    private mutating func enterNesting() throws {
+        depth += 1
+        guard depth <= Self.maximumNesting else {
+            throw QueryError("expressions are nested more than \(Self.maximumNesting) levels deep",
+                             at: "character \(tokens[index].position + 1)")
+        }
+    }
 
     private mutating func parseOr() throws -> String {
         var left = try parseAnd()
@@ -269,7 +287,11 @@ package struct SQLPlusPlusParser {
     }
 
     private mutating func parseNot() throws -> String {
-        if accept("NOT") { return #"["NOT","# + (try parseNot()) + "]" }
+        if accept("NOT") {
+            try enterNesting()
+            defer { depth -= 1 }
+            return #"["NOT","# + (try parseNot()) + "]"
+        }
         return try parseComparison()
     }
 
@@ -328,7 +350,11 @@ package struct SQLPlusPlusParser {
     }
 
     private mutating func parseUnary() throws -> String {
-        if acceptSymbol("-") { return #"["-","# + (try parseUnary()) + "]" }
+        if acceptSymbol("-") {
+            try enterNesting()
+            defer { depth -= 1 }
+            return #"["-","# + (try parseUnary()) + "]"
+        }
         return try parsePrimary()
     }
 
@@ -336,8 +362,12 @@ package struct SQLPlusPlusParser {
         switch current {
         case .number(let text):
             index += 1
-            guard Double(text) != nil else { throw QueryError("\"\(text)\" is not a number", at: "character \(tokens[index - 1].position + 1)") }
-            return text.hasPrefix(".") ? "0" + text : text
+            // A literal past Double's range (1e999) is no number either (the fuzzer found it
+            // reaching the JSON, which no JSON reader takes).
+            guard let value = Double(text), value.isFinite else {
+                throw QueryError("\"\(text)\" is not a number", at: "character \(tokens[index - 1].position + 1)")
+            }
+            return Self.jsonNumber(text)
         case .string(let text):
             index += 1
             return Self.jsonString(text)
@@ -482,4 +512,19 @@ package struct SQLPlusPlusParser {
     }
 
     private static func jsonString(_ text: String) -> String { JSONQuoting.quoted(text) }
+
+    /// A number literal as JSON writes it: SQL++ (like Swift's `Double`) accepts `.5`, `5.`,
+    /// `5.e2` and `007`, which are not JSON numbers (the fuzzer found `3.e2` passed through).
+    static func jsonNumber(_ text: String) -> String {
+        var mantissa = Substring(text), exponent = Substring("")
+        if let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = text[..<marker]
+            exponent = text[marker...]
+        }
+        let parts = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let integer = parts[0].drop { $0 == "0" }
+        var result = integer.isEmpty ? "0" : String(integer)
+        if parts.count > 1 { result += "." + (parts[1].isEmpty ? "0" : parts[1]) }
+        return result + exponent
+    }
 }

@@ -99,19 +99,29 @@ package struct ReplicationDatabase: Sendable {
                                 json: Array(json.utf8), ancestors: ancestors, blobKeys: keys)
     }
 
-    /// Records that the peer now has the documents' current revisions, without giving them
-    /// new sequences (the synced flag), in one transaction.
-    package func markPushed(_ documents: [(id: String, sequence: UInt64)]) throws {
+    /// Records that the peer now has the revisions pushed (each document's `revision`, which
+    /// it had at `sequence`). For remote #1, when that is still the current revision, the
+    /// `synced` flag says so without a new sequence; otherwise (another remote, or a document
+    /// saved again while its push was in flight) the tree records the peer's revision, as
+    /// LiteCore's `c4db_markSynced` does, so the next proposal names it as the parent. Before,
+    /// such a document was proposed with its older parent and refused with 409 (found by the
+    /// soak test), and another remote was recorded as having the document's newer revision.
+    /// The recorded revision only moves forward (pushes may complete out of order).
+    package func markPushed(_ documents: [(id: String, sequence: UInt64, revision: RevisionID)], remoteID: UInt16) throws {
         guard !documents.isEmpty else { return }
         try core.inTransaction {
-            for document in documents { try core.markSynced(id: document.id, sequence: document.sequence) }
-        }
-    }
-
-    /// Records the peer's revision of documents pushed with a remote ID other than 1.
-    package func setRemoteRevisions(_ revisions: [(id: String, revision: RevisionID)], remoteID: UInt16) throws {
-        try core.inTransaction {
-            for entry in revisions { try core.setRemoteRevision(id: entry.id, remoteID: remoteID, to: entry.revision) }
+            for entry in documents {
+                if remoteID == StoredDocument.defaultRemoteID, try core.markSynced(id: entry.id, sequence: entry.sequence) {
+                    continue
+                }
+                guard let document = try core.document(id: entry.id), document.tree.revision(entry.revision) != nil else {
+                    continue  // purged or pruned meanwhile: nothing to record
+                }
+                if let known = document.tree.remoteRevision(remoteID), known.id.generation >= entry.revision.generation {
+                    continue
+                }
+                try core.setRemoteRevision(id: entry.id, remoteID: remoteID, to: entry.revision)
+            }
         }
     }
 

@@ -20,8 +20,13 @@ extension ReplicationSession {
         let changeSignal = DatabaseChangeSignal(core: database.core)
         defer { changeSignal.stop() }
         let tracker = Locked(SequenceTracker<UInt64>(start: start))
-        let synced = Locked<[(id: String, sequence: UInt64)]>([])
+        let synced = Locked<[(id: String, sequence: UInt64, revision: RevisionID)]>([])
         let maxInFlight = options?.maxRevsInFlight ?? 100
+        // Documents with a revision awaiting the peer's reply.
+        let pushing = Locked(Set<String>())
+        // Proposals the peer refused with 409, and whether they were offered again.
+        let refused = Locked(0)
+        var retriedRefusals = false
         var since = start
         var announcedCaughtUp = false
         var stopListing = false
@@ -29,8 +34,14 @@ extension ReplicationSession {
             var inFlight = 0
             while true {
                 try Task.checkCancellation()
+                // What the peer has confirmed so far is recorded before listing, so proposals
+                // name the parents it has (the checkpoint keeps its own cadence).
+                try await flushPushProgress(tracker: tracker, synced: synced, checkpoint: false)
                 let activeOnly: Bool
-                if case .changes(let flag) = mode { activeOnly = flag } else { activeOnly = false }
+                // `activeOnly` (a first pull into an empty database) skips the deletions of
+                // the initial listing only: once caught up, a continuous pull must get later
+                // deletions (found by the soak test: they never reached the client).
+                if case .changes(let flag) = mode { activeOnly = flag && !announcedCaughtUp } else { activeOnly = false }
                 let batch = try database.changes(since: since, limit: batchSize, remoteID: remoteID,
                                                  activeOnly: activeOnly, documentIDs: documentIDs)
                 if batch.lastSequence == since || stopListing {
@@ -42,13 +53,31 @@ extension ReplicationSession {
                         try await sendNoReply(BLIPMessage(urgent: true, properties: ["Profile": "changes"],
                                                           body: Array("[]".utf8)))
                     }
+                    if !continuous, !retriedRefusals, isActive, options?.pull == true, refused.withLock({ $0 }) > 0 {
+                        // A proposal refused because we did not know the peer's revision (the
+                        // reply to its push was lost) goes again once the pull has listed the
+                        // peer's revisions, which records them and relists the document
+                        // (LiteCore's pusher retries such conflicts after the pull likewise).
+                        retriedRefusals = true
+                        await waitForPullToFinish()
+                        continue
+                    }
                     if isActive { onEvent(.caughtUp) }
                     guard continuous else { break }
                     await changeSignal.wait()
                     continue
                 }
-                since = batch.lastSequence
                 var offered = try filtered(batch.changes)
+                if pushing.withLock({ busy in offered.contains { busy.contains($0.documentID) } }) {
+                    // A document changed again while its previous revision awaits the peer's
+                    // reply: wait for the replies in flight and record them, then list again,
+                    // so the new revision is proposed with the parent the peer has (LiteCore
+                    // likewise holds a document back while it is being pushed). Proposed with
+                    // the older parent, it was refused with 409 (found by the soak test).
+                    while inFlight > 0 { try await group.next(); inFlight -= 1 }
+                    continue
+                }
+                since = batch.lastSequence
                 // Sequences with nothing to offer are done at once.
                 let offeredSequences = Set(offered.map(\.sequence))
                 tracker.withLock { tracker in
@@ -61,7 +90,7 @@ extension ReplicationSession {
                 }
                 if offered.isEmpty { continue }
                 offered.sort { $0.sequence < $1.sequence }
-                let wanted = try await offer(offered, mode: mode, tracker: tracker)
+                let wanted = try await offer(offered, mode: mode, tracker: tracker, synced: synced, refused: refused)
                 // As LiteCore's passive pusher: say "caught up" as soon as a listing reaches
                 // the end, not after every revision is answered.
                 if case .changes = mode, batch.exhausted, !announcedCaughtUp {
@@ -78,7 +107,9 @@ extension ReplicationSession {
                     inFlight += 1
                     let noConflicts: Bool
                     if case .propose = mode { noConflicts = true } else { noConflicts = false }
+                    pushing.withLock { _ = $0.insert(change.documentID) }
                     group.addTask { [self] in
+                        defer { pushing.withLock { _ = $0.remove(change.documentID) } }
                         try await sendRevision(change, knownAncestors: known, noConflicts: noConflicts,
                                                tracker: tracker, synced: synced)
                     }
@@ -99,8 +130,9 @@ extension ReplicationSession {
     }
 
     /// Offers changes to the peer; returns those it wants, with the ancestors it has.
-    private func offer(_ changes: [OutgoingChange], mode: PushMode,
-                       tracker: Locked<SequenceTracker<UInt64>>) async throws -> [(OutgoingChange, Set<RevisionID>)] {
+    private func offer(_ changes: [OutgoingChange], mode: PushMode, tracker: Locked<SequenceTracker<UInt64>>,
+                       synced: Locked<[(id: String, sequence: UInt64, revision: RevisionID)]>,
+                       refused: Locked<Int>) async throws -> [(OutgoingChange, Set<RevisionID>)] {
         let body: String
         let profile: String
         switch mode {
@@ -133,11 +165,14 @@ extension ReplicationSession {
                     wanted.append((change, change.remoteAncestor.map { [$0] } ?? []))
                     continue
                 }
+                if status == 304 {
+                    // The peer already has it (LiteCore marks it synced too): the next
+                    // revision is proposed with it as the parent.
+                    synced.withLock { $0.append((change.documentID, change.sequence, change.revisionID)) }
+                }
                 if status == 409 {
-                    ended.append(ReplicatedDocument(documentID: change.documentID, revisionID: change.revisionID.string,
-                                                    isPush: true, deleted: change.deleted,
-                                                    error: ReplicationFailure(domain: .http, code: 409,
-                                                                              message: "the document conflicts with the server's revision")))
+                    refused.withLock { $0 += 1 }
+                    ended.append(Self.conflictEnded(change))
                 }
             case .changes:
                 if let known = answer as? [Any] {
@@ -145,6 +180,8 @@ extension ReplicationSession {
                     wanted.append((change, Set(ids)))
                     continue
                 }
+                // The peer has it.
+                synced.withLock { $0.append((change.documentID, change.sequence, change.revisionID)) }
             }
             tracker.withLock { $0.complete { $0 == change.sequence } }
         }
@@ -152,10 +189,17 @@ extension ReplicationSession {
         return wanted
     }
 
+    private static func conflictEnded(_ change: OutgoingChange) -> ReplicatedDocument {
+        ReplicatedDocument(documentID: change.documentID, revisionID: change.revisionID.string, isPush: true,
+                           deleted: change.deleted,
+                           error: ReplicationFailure(domain: .http, code: 409,
+                                                     message: "the document conflicts with the server's revision"))
+    }
+
     /// Sends one revision and waits for the peer to have saved it.
     private func sendRevision(_ change: OutgoingChange, knownAncestors: Set<RevisionID>, noConflicts: Bool,
                               tracker: Locked<SequenceTracker<UInt64>>,
-                              synced: Locked<[(id: String, sequence: UInt64)]>) async throws {
+                              synced: Locked<[(id: String, sequence: UInt64, revision: RevisionID)]>) async throws {
         let maxHistory = state.withLock { $0.peerMaxHistory }
         var failure: ReplicationFailure?
         var sentRevision = change.revisionID
@@ -172,9 +216,12 @@ extension ReplicationSession {
             do {
                 _ = try await sendRequest(BLIPMessage(compressed: true, properties: properties, body: revision.json),
                                           context: "sending \"\(change.documentID)\"")
-                if revision.revisionID == change.revisionID {
-                    synced.withLock { $0.append((change.documentID, change.sequence)) }
-                }
+                // The peer has what was sent: the listed revision, or a newer one when the
+                // document changed since the listing (then its sequence is not the listed one;
+                // 0 makes markPushed record the revision instead of the synced flag). Not
+                // recording the newer one left the next proposal without a parent: 409.
+                let sequence = revision.revisionID == change.revisionID ? change.sequence : 0
+                synced.withLock { $0.append((change.documentID, sequence, revision.revisionID)) }
             } catch let error as ReplicationError where error.domain == .http || error.domain == .blip {
                 failure = ReplicationFailure(error)
             }
@@ -190,26 +237,19 @@ extension ReplicationSession {
         }
     }
 
-    /// Records pushed documents as synced and the pushed sequence in the checkpoint.
+    /// Records pushed documents as synced and (with `checkpoint`) the pushed sequence in the checkpoint.
     private func flushPushProgress(tracker: Locked<SequenceTracker<UInt64>>,
-                                   synced: Locked<[(id: String, sequence: UInt64)]>) async throws {
+                                   synced: Locked<[(id: String, sequence: UInt64, revision: RevisionID)]>,
+                                   checkpoint: Bool = true) async throws {
         guard isActive else { return }
         let documents = synced.withLock { list in
             defer { list.removeAll() }
             return list
         }
-        if !documents.isEmpty {
-            if remoteID == StoredDocument.defaultRemoteID {
-                try database.markPushed(documents)
-            } else if let remoteID {
-                let revisions = try documents.compactMap { entry -> (id: String, revision: RevisionID)? in
-                    guard let current = try database.core.document(id: entry.id)?.current else { return nil }
-                    return (entry.id, current.id)
-                }
-                try database.setRemoteRevisions(revisions, remoteID: remoteID)
-            }
+        if !documents.isEmpty, let remoteID {
+            try database.markPushed(documents, remoteID: remoteID)
         }
-        if let safe = tracker.withLock({ $0.safeSequence }), let keeper = state.withLock({ $0.checkpointKeeper }) {
+        if checkpoint, let safe = tracker.withLock({ $0.safeSequence }), let keeper = state.withLock({ $0.checkpointKeeper }) {
             await keeper.update(local: safe)
         }
     }

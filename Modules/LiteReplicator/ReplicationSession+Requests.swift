@@ -116,6 +116,7 @@ extension ReplicationSession {
         var answers: [Any] = []
         var wanted = 0
         var sequences: [(String, Bool)] = []
+        var peerHas: [(id: String, sequence: UInt64, revision: RevisionID)] = []
         for item in list {
             guard let entry = item as? [Any], entry.count >= 3, let id = entry[1] as? String,
                   let revText = entry[2] as? String else {
@@ -131,7 +132,16 @@ extension ReplicationSession {
             } else {
                 answers.append(0)
                 sequences.append((sequence, true))
+                peerHas.append((id, 0, revisionID))
             }
+        }
+        // The peer's current revision is one we have: record it as the peer's (forward only),
+        // so our next proposal names it as the parent. A push whose reply was lost with the
+        // connection otherwise left the document proposed without a parent and refused with
+        // 409 at every later change (found by the soak test); LiteCore's puller likewise
+        // learns the remote ancestor from what the peer lists.
+        if case .active = role, let remoteID, !peerHas.isEmpty {
+            try database.markPushed(peerHas, remoteID: remoteID)
         }
         while let last = answers.last as? Int, last == 0 { answers.removeLast() }
         // "Caught up" stays said: later changes (continuous) just add revisions to wait for.

@@ -92,10 +92,11 @@ enum Fuzzer {
         #expect(parsed < 2000)
     }
 
-    /// The long run, only when asked: `FLEECE_FUZZ_SECONDS=600 swift test --filter longFuzzRun`.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["FLEECE_FUZZ_SECONDS"] != nil))
+    /// The long run, only when asked: `FUZZ_SECONDS=600 swift test --filter Fuzz` (every decoder's
+    /// fuzzer), or the older `FLEECE_FUZZ_SECONDS=600 swift test --filter longFuzzRun`.
+    @Test(.enabled(if: FuzzCampaign.longModeSeconds(legacyVariable: "FLEECE_FUZZ_SECONDS") != nil))
     func longFuzzRun() throws {
-        let seconds = Double(ProcessInfo.processInfo.environment["FLEECE_FUZZ_SECONDS"] ?? "") ?? 600
+        let seconds = FuzzCampaign.longModeSeconds(legacyVariable: "FLEECE_FUZZ_SECONDS") ?? 600
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(seconds)
         let firstSeed: UInt64 = UInt64(ProcessInfo.processInfo.environment["FLEECE_FUZZ_SEED"] ?? "") ?? 1

@@ -34,23 +34,8 @@ import TestSupport
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        var reported = 0
-        var seen = 0
-        var buffer = Data()
-        let reader = output.fileHandleForReading
-        while seen < commits {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }  // the writer exited on its own: an error, checked below
-            buffer.append(chunk)
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
-                if let number = Int(line.dropFirst("committed ".count)) {
-                    reported = number
-                    seen += 1
-                }
-            }
-        }
+        var lines = CommitLineReader(output.fileHandleForReading)
+        let reported = lines.read(commits: commits) ?? 0
         // A seeded amount of busy work moves the kill to a different point of the next transaction.
         var sink = 0
         for step in 0..<spin { sink &+= step &* 7 }

@@ -1,0 +1,15 @@
+import Foundation
+import Testing
+
+/// The soak test (``SoakRun``): 30 seconds in `make test`; `make soak` runs it for
+/// `SOAK_SECONDS` (default 600).
+@Suite struct SoakTests {
+    static var seconds: Double {
+        ProcessInfo.processInfo.environment["SOAK_SECONDS"].flatMap(Double.init) ?? 30
+    }
+
+    @Test func replicationUnderFaultsLosesNothing() async throws {
+        let figures = try await SoakRun.run(seconds: Self.seconds)
+        print(figures)
+    }
+}
