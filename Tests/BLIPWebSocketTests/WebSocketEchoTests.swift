@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import BLIPWebSocket
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct WebSocketEchoTests {
     /// Frame `i`: its index, then a run of bytes whose length varies (one frame is larger than
     /// a WebSocket frame's default 16 KiB limit).
