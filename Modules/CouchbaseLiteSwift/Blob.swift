@@ -143,14 +143,14 @@ public final class Blob: @unchecked Sendable, Equatable, Hashable {
         case .file(let url): return InputStream(url: url)
         case .stream: return nil
         case .stored:
-            guard let (store, key) = try? storeAndKey(store, digest) else { return nil }
+            guard let (store, key) = try? storeAndKey(store, digest) else { return nil }   // allowed: 2.x's contentStream is nil when unreadable
             // Verifies length and digest as it reads; a corrupt file ends the stream with an error.
-            return try? store.makeInputStream(for: key, expectedLength: Int64(clamping: length))
+            return try? store.makeInputStream(for: key, expectedLength: Int64(clamping: length))   // allowed: as above; reads nothing, deletes nothing
         }
     }
 
     private func storeAndKey(_ store: BlobStore?, _ digest: String?) throws -> (BlobStore, BlobKey) {
-        guard let digest, let key = try? BlobKey(digest) else {
+        guard let digest, let key = try? BlobKey(digest) else {   // allowed: thrown as corruptData just below
             throw CouchbaseLiteError(.corruptData, "blob has no valid digest (\(digest ?? "none"))")
         }
         guard let store else {
