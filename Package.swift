@@ -81,7 +81,7 @@ let package = Package(
                 path: "Modules/Upgrader"),
         .target(name: "DatabaseTools",
                 dependencies: ["LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
-                               "RocksDBStorage", "BlobStore", "Upgrader"],
+                               "RocksDBStorage", "BlobStore", "Upgrader", "LiteSupport"],
                 path: "Modules/DatabaseTools"),
 
         // MARK: Public API
@@ -137,7 +137,9 @@ let package = Package(
                     dependencies: ["LiteReplicator", "BLIP", "LiteDatabase", "LiteStorage", "LiteSupport", "Fleece",
                                    "DatabaseTools", "TestSupport"],
                     path: "Tests/LiteReplicatorTests"),
-        .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport"], path: "Tests/FleeceTests"),
+        .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport",
+                                                    .product(name: "PropertyBased", package: "swift-property-based")],
+                    path: "Tests/FleeceTests"),
         .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "TestSupport", crypto],
                     path: "Tests/BlobStoreTests"),
         .testTarget(name: "LiteDatabaseTests", dependencies: ["LiteSupport", "LiteDatabase", "TestSupport"],

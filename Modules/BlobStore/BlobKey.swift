@@ -1,3 +1,4 @@
+import LiteSupport
 import Crypto
 import Foundation
 
@@ -119,16 +120,7 @@ package struct BlobKey: Hashable, Sendable {
     package var string: String { Self.stringPrefix + base64Digest }
 
     /// The digest in uppercase hex, as Couchbase Lite 1.x names attachment files.
-    package var hexDigest: String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    package var hexDigest: String { HexText.string(bytes, uppercase: true) }
 
     /// The blob's file name in a 2.x `Attachments/` folder: base64 digest, `/` → `_`, `.blob`.
     package var fileName: String {

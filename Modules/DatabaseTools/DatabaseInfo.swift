@@ -2,6 +2,7 @@ import BlobStore
 import Foundation
 import LiteDatabase
 import LiteStorage
+import LiteSupport
 
 /// What `cblite info` reports about a database; `Codable` for `--json`.
 package struct DatabaseInfo: Codable, Sendable, Hashable {
@@ -56,7 +57,7 @@ package struct DatabaseInfo: Codable, Sendable, Hashable {
 
     /// Lowercase hex of `bytes`.
     package static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        HexText.string(bytes)
     }
 
     /// SQLite keeps the schema version at byte 60 of the header (big-endian `user_version`).
@@ -100,6 +101,6 @@ package struct DatabaseInfo: Codable, Sendable, Hashable {
             ("Indexes", indexes.isEmpty ? "none" : indexes.map(\.text).joined(separator: "\n" + String(repeating: " ", count: 14))),
             ("Data file", "\(dataFileBytes) bytes"),
         ]
-        return rows.map { $0.0.padding(toLength: 14, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+        return rows.map { $0.0 + String(repeating: " ", count: max(0, 14 - $0.0.count)) + $0.1 }.joined(separator: "\n")
     }
 }

@@ -140,24 +140,31 @@ package final class FleeceEncoder {
     package func writeBool(_ value: Bool) { addInline(value ? 0x38 : 0x34, 0) }
 
     /// Writes a signed integer (a 2-byte short int from −2048 to 2047, else the fewest bytes).
-    package func writeInt(_ value: Int64) {
+    package func writeInt(_ value: Int64) { writeInt(value, asCopy: false) }
+
+    /// Writes an unsigned integer (a short int below 2048, else flagged unsigned).
+    package func writeUInt(_ value: UInt64) { writeUInt(value, asCopy: false) }
+
+    /// Writes a signed integer; with `asCopy`, a long int of 3–4 bytes sits inline, as when ``writeValue(_:)`` copies
+    /// an encoded one.
+    package func writeInt(_ value: Int64, asCopy: Bool) {
         if value >= -2048 && value < 2048 {
             addInline(UInt8(truncatingIfNeeded: value >> 8) & 0x0F, UInt8(truncatingIfNeeded: value))
         } else {
-            writeLongInt(UInt64(bitPattern: value), isUnsigned: false)
+            writeLongInt(UInt64(bitPattern: value), isUnsigned: false, canInline: asCopy)
         }
     }
 
-    /// Writes an unsigned integer (a short int below 2048, else flagged unsigned).
-    package func writeUInt(_ value: UInt64) {
+    /// Writes an unsigned integer; `asCopy` as for ``writeInt(_:asCopy:)``.
+    package func writeUInt(_ value: UInt64, asCopy: Bool) {
         if value < 2048 {
             addInline(UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value))
         } else {
-            writeLongInt(value, isUnsigned: true)
+            writeLongInt(value, isUnsigned: true, canInline: asCopy)
         }
     }
 
-    func writeLongInt(_ value: UInt64, isUnsigned: Bool) {
+    func writeLongInt(_ value: UInt64, isUnsigned: Bool, canInline: Bool = false) {
         var count = 8
         while count > 1 {
             let top = UInt8(truncatingIfNeeded: value >> (8 * UInt64(count - 1)))
@@ -177,7 +184,7 @@ package final class FleeceEncoder {
             if size & 1 != 0 { buffer[size] = 0; size += 1 }
             // Couchbase Lite 2.8's encoder writes a new long int out of line (behind a
             // pointer) whatever its size; only a copied value (`writeValue`) may sit inline.
-            writeRaw(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<size]), canInline: false)
+            writeRaw(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<size]), canInline: canInline)
         }
     }
 

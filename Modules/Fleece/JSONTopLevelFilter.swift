@@ -1,25 +1,27 @@
 /// A ``JSONSink`` in front of another (an encoder, or a validating sink) that leaves out some keys of the top-level object
 /// (`_id`, `_rev` of an imported document) and remembers the value of one of them as text, so
 /// a document's JSON can be encoded in one pass, in its own key order.
-final class JSONTopLevelFilter: JSONSink {
-    private let encoder: any JSONSink
-    private let skipped: Set<String>
-    private let captured: String?
+final class JSONTopLevelFilter<Inner: JSONSink>: JSONSink {
+    // Generic, not `any JSONSink`: the parser calls through here for every token.
+    private let encoder: Inner
+    /// The skipped and captured keys as UTF-8, compared with each top-level key's bytes.
+    private let skipped: [[UInt8]]
+    private let captured: [UInt8]?
     /// The captured key's value: a string as is, a number as its decimal text.
-    private(set) var capturedValue: String?
+    @exclusivity(unchecked) private(set) var capturedValue: String?
     /// Whether the captured key was present at all (its value may have been of another kind).
-    private(set) var sawCapturedKey = false
+    @exclusivity(unchecked) private(set) var sawCapturedKey = false
     /// Open collections (1: inside the top-level object).
-    private var depth = 0
+    @exclusivity(unchecked) private var depth = 0
     /// While > 0, the depth at which a skipped value started (its events are dropped).
-    private var skipDepth = 0
-    private var skippingScalar = false
-    private var capturing = false
+    @exclusivity(unchecked) private var skipDepth = 0
+    @exclusivity(unchecked) private var skippingScalar = false
+    @exclusivity(unchecked) private var capturing = false
 
-    init(encoder: any JSONSink, skipping keys: Set<String>, capturing key: String?) {
+    init(encoder: Inner, skipping keys: Set<String>, capturing key: String?) {
         self.encoder = encoder
-        skipped = keys
-        captured = key
+        skipped = keys.map { Array($0.utf8) }
+        captured = key.map { Array($0.utf8) }
     }
 
     var error: FleeceError? { encoder.error }
@@ -46,8 +48,7 @@ final class JSONTopLevelFilter: JSONSink {
     func writeKeyBytes(_ bytes: UnsafeRawBufferPointer) {
         if skipDepth > 0 { return }
         if depth == 1 {
-            let key = String(decoding: bytes, as: UTF8.self)
-            if skipped.contains(key) {
+            if let key = skipped.first(where: { $0.elementsEqual(bytes) }) {
                 skippingScalar = true
                 capturing = key == captured
                 if capturing { sawCapturedKey = true }

@@ -1,0 +1,73 @@
+import DatabaseTools
+import Fleece
+import Foundation
+import LiteDatabase
+import LiteStorage
+import Testing
+import TestSupport
+
+/// `DocumentImporter` reads JSON Lines in 1 MiB blocks: lines that straddle blocks, a line longer
+/// than a block, CRLF endings, blank lines and a last line without a newline all import; a bad
+/// line beyond the first block is named by its number and imports nothing.
+@Suite struct StreamingImportTests {
+    /// Lines of about 700 bytes, one of 2.5 MiB, blank lines and CRLF; no newline at the end.
+    private static func input(count: Int) -> (text: String, ids: [String]) {
+        var text = ""
+        var ids: [String] = []
+        for index in 0..<count {
+            let id = "doc-\(index)"
+            ids.append(id)
+            let filler = index == count / 2 ? String(repeating: "x", count: 5 * ImportReaderSize.block / 2)
+                                            : String(repeating: "y", count: 600 + index % 97)
+            text += #"{"_id":"\#(id)","n":\#(index),"filler":"\#(filler)"}"#
+            text += index % 10 == 3 ? "\r\n\n  \n" : (index == count - 1 ? "" : "\n")
+        }
+        return (text, ids)
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
+    func linesAcrossBlocksAllImport(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let (text, ids) = Self.input(count: 4_000)
+            let file = directory.appending("docs.jsonl")
+            try Data(text.utf8).write(to: file)
+            let location = try DatabaseLocation(path: directory.appending("db.cblite2").path)
+            let core = try location.open(.create(engine: engine.rawValue))
+            defer { try? core.close() }
+            var reported: [Int] = []
+            let count = try DocumentImporter.importDocuments(into: core, from: file.path) { reported.append($0.completed) }
+            #expect(count == ids.count)
+            #expect(reported.first == 0 && reported.last == ids.count)
+            for (index, id) in ids.enumerated() where index % 37 == 0 || index == ids.count / 2 || index == ids.count - 1 {
+                let document = try #require(try core.document(id: id))
+                let body = try #require(try document.body(sharedKeys: core.sharedKeys))
+                #expect(body.root.dictionary?["n"]?.int64 == Int64(index))
+                #expect(body.root.dictionary?["_id"] == nil)
+            }
+        }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
+    func badLineInALaterBlockIsNamedAndImportsNothing(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            var (text, _) = Self.input(count: 3_000)
+            text += "\n{\"_id\":\"last\",\"broken\":tru}\n"
+            let badLine = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).count - 1
+            let file = directory.appending("docs.jsonl")
+            try Data(text.utf8).write(to: file)
+            let location = try DatabaseLocation(path: directory.appending("db.cblite2").path)
+            let core = try location.open(.create(engine: engine.rawValue))
+            defer { try? core.close() }
+            let error = #expect(throws: DatabaseToolsError.self) {
+                try DocumentImporter.importDocuments(into: core, from: file.path)
+            }
+            #expect("\(error.map { "\($0)" } ?? "")".contains("line \(badLine)"))
+            #expect(try core.document(id: "doc-0") == nil)
+        }
+    }
+}
+
+/// The importer's block size, restated so the test makes a line longer than one block.
+private enum ImportReaderSize {
+    static let block = 1 << 20
+}
