@@ -6,6 +6,7 @@ import Fleece
 /// `cblite cat DB DOCID... [--rev] [--raw]`.
 struct Cat: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cat",
         abstract: "Print documents' current bodies as JSON (pretty on a terminal).")
 
     @OptionGroup var options: DatabaseOptions

@@ -5,6 +5,7 @@ import DatabaseTools
 /// `cblite compact DB`.
 struct Compact: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compact",
         abstract: "Compact the data file and delete blobs no document refers to.")
 
     @OptionGroup var options: DatabaseOptions

@@ -6,6 +6,7 @@ import Foundation
 /// `cblite export DB FILE`.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export live documents as JSON Lines with _id (FILE, or - for stdout).")
 
     @OptionGroup var options: DatabaseOptions

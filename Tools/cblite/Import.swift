@@ -5,6 +5,7 @@ import DatabaseTools
 /// `cblite import DB FILE [--id-key KEY]`.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Import JSON Lines, a JSON array, or a folder of .json files; creates the database if needed.")
 
     @OptionGroup var options: DatabaseOptions

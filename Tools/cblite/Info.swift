@@ -5,6 +5,7 @@ import DatabaseTools
 /// `cblite info DB [--json]`.
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Show a database's engine, format, counts, sequences, UUIDs, blobs, indexes and sizes.")
 
     @OptionGroup var options: DatabaseOptions

@@ -5,6 +5,7 @@ import DatabaseTools
 /// `cblite purge DB DOCID`.
 struct Purge: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "purge",
         abstract: "Remove a document and its whole history for good (no tombstone).")
 
     @OptionGroup var options: DatabaseOptions

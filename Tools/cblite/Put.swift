@@ -8,6 +8,7 @@ import LiteDatabase
 /// `cblite put DB DOCID JSON|-`.
 struct Put: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "put",
         abstract: "Save a document (a JSON object, or - to read it from stdin); creates the database if needed.")
 
     @OptionGroup var options: DatabaseOptions

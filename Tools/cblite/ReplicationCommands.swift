@@ -131,28 +131,28 @@ extension Replicator {
 
 /// `cblite push DB TARGET`.
 struct Push: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Push the database's changes to a server or another database.")
+    static let configuration = CommandConfiguration(commandName: "push", abstract: "Push the database's changes to a server or another database.")
     @OptionGroup var options: ReplicationOptions
     func run() throws { try options.run(.push) }
 }
 
 /// `cblite pull DB TARGET`.
 struct Pull: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Pull a server's or another database's changes into the database.")
+    static let configuration = CommandConfiguration(commandName: "pull", abstract: "Pull a server's or another database's changes into the database.")
     @OptionGroup var options: ReplicationOptions
     func run() throws { try options.run(.pull) }
 }
 
 /// `cblite sync DB TARGET [--continuous]`.
 struct Sync: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Push and pull between the database and a server or another database.")
+    static let configuration = CommandConfiguration(commandName: "sync", abstract: "Push and pull between the database and a server or another database.")
     @OptionGroup var options: ReplicationOptions
     func run() throws { try options.run(.pushAndPull) }
 }
 
 /// `cblite serve DB [--port P] …`: a listener for replicators, until interrupted.
 struct Serve: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve the database to replicators (ws:// or wss://) until interrupted.")
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the database to replicators (ws:// or wss://) until interrupted.")
 
     @Argument(help: "The database bundle (…/name.cblite2).")
     var database: String

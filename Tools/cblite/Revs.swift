@@ -5,6 +5,7 @@ import DatabaseTools
 /// `cblite revs DB DOCID [--json]`.
 struct Revs: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "revs",
         abstract: "Show a document's revision tree: IDs, flags, leaves, the current one, kept bodies.")
 
     @OptionGroup var options: DatabaseOptions
