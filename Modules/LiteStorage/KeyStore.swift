@@ -46,7 +46,8 @@ package protocol KeyStore: AnyObject, Sendable {
     func enumerate(startKey: String?, endKey: String?,
                    options: RecordEnumerationOptions) throws -> RecordEnumerator
 
-    /// Every record `options` accepts, lent to `visitor` without copies, in no promised order;
+    /// Every record `options` accepts, lent to `visitor` without copies, in no promised order
+    /// unless `options.inKeyOrder`;
     /// stops when the visitor returns false (see `KeyStore+Visiting` for the default).
     func visitRecords(options: RecordEnumerationOptions, _ visitor: (RecordView) throws -> Bool) throws
 

@@ -8,14 +8,18 @@ package struct RecordEnumerationOptions: Sendable {
     package var requiredFlags: DocumentFlags
     /// Whether bodies are read.
     package var content: RecordContent
+    /// For `visitRecords`, which promises no order otherwise: visit in key order (byte order of
+    /// the UTF-8 keys, as `enumerate` returns them), e.g. for an export.
+    package var inKeyOrder: Bool
 
     /// Makes options; the defaults give live records with bodies in ascending order.
     package init(includeDeleted: Bool = false, descending: Bool = false,
-                 requiredFlags: DocumentFlags = [], content: RecordContent = .all) {
+                 requiredFlags: DocumentFlags = [], content: RecordContent = .all, inKeyOrder: Bool = false) {
         self.includeDeleted = includeDeleted
         self.descending = descending
         self.requiredFlags = requiredFlags
         self.content = content
+        self.inKeyOrder = inKeyOrder
     }
 
     /// Whether a record with these flags passes the filters.

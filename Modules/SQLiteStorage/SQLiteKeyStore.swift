@@ -148,7 +148,8 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
     }
 
     /// Every accepted record in table order (no ORDER BY: one pass over the table's b-tree
-    /// instead of a key-index walk with a table lookup per row), bytes lent from SQLite.
+    /// instead of a key-index walk with a table lookup per row) unless `options.inKeyOrder`,
+    /// bytes lent from SQLite.
     package func visitRecords(options: RecordEnumerationOptions, _ visitor: (RecordView) throws -> Bool) throws {
         var conditions: [String] = []
         if !options.includeDeleted { conditions.append("(flags & 1) = 0") }
@@ -161,7 +162,8 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
             let expiration = try file.hasExpirationColumn(name, connection)
             let body = content == .all ? "body" : "NULL"
             let statement = try connection.prepare("SELECT sequence, flags, key, \(body)"
-                                                   + (expiration ? ", expiration" : "") + " FROM \(table)\(filter)")
+                                                   + (expiration ? ", expiration" : "") + " FROM \(table)\(filter)"
+                                                   + (options.inKeyOrder ? " ORDER BY key" + (options.descending ? " DESC" : "") : ""))
             defer { statement.finalize() }
             while try statement.step() {
                 let view = RecordView(key: statement.borrowedBytes(2), body: statement.borrowedBytes(3),

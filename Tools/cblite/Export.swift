@@ -18,11 +18,7 @@ struct Export: ParsableCommand {
         try ToolFailure.reporting {
             let core = try options.open(.readOnly)
             defer { try? core.close() }
-            if file == "-" {
-                try DocumentExporter.exportDocuments(of: core) { print($0) }
-            } else {
-                try DocumentExporter.exportDocuments(of: core, toFile: file)
-            }
+            try DocumentExporter.exportDocuments(of: core, toFile: file)
         }
     }
 }
