@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBIAN_PACKAGES := libsqlite3-dev librocksdb-dev libstemmer-dev zlib1g-dev sqlite3 pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test tsan soak fuzz demo bench bench-record docs clean
+.PHONY: deps build test tsan soak fuzz demo tools bench bench-record docs clean
 
 ## deps: installs the Debian packages the build links against (only those missing).
 deps:
@@ -48,13 +48,20 @@ fuzz: deps
 demo: deps
 	$(SWIFT) run getting-started
 
-## bench: every benchmark area, release build, ratios against baselines run in the same process.
-bench: deps
-	$(SWIFT) run -c release cblite-bench all
+## tools: release builds of cblite, cblite-convert and cblite-bench with the Swift runtime and
+## Foundation linked in (no dynamic loading of them at start-up: see docs/decisions.md, Tools-9).
+tools: deps
+	for product in cblite cblite-convert cblite-bench; do \
+	  $(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; done
+
+## bench: every benchmark area, release build, ratios against baselines run in the same process
+## (the `cli` area runs the tools as processes).
+bench: tools
+	.build/release/cblite-bench all
 
 ## bench-record: as bench, and writes the tables into docs/performance.md.
-bench-record: deps
-	$(SWIFT) run -c release cblite-bench all --markdown docs/performance.md
+bench-record: tools
+	.build/release/cblite-bench all --markdown docs/performance.md
 
 ## docs: the DocC documentation of CouchbaseLiteSwift; its articles follow the 2.0 guide and
 ## their code is GuideExamplesTests' (checked by GuideArticleTests in `make test`).

@@ -15,53 +15,70 @@ package enum DocumentImporter {
     /// Documents saved per transaction.
     package static let batchSize = 1_000
 
+    /// The most documents the first transaction takes while the check is still running.
+    static let firstBatchLimit = 20_000
+
     /// Imports every document in the file or folder at `path`; returns how many were saved.
     /// Existing documents with the same ID get a new revision.
     ///
-    /// The input is read twice, a block at a time: once to check every document (syntax,
-    /// object, ID) before the first write, so bad input imports nothing, and once to save.
+    /// The input is read twice, a block at a time: by an ``ImportCheck`` on its own thread,
+    /// which checks every document (syntax, object, ID), and here to save. The first
+    /// transaction is committed only once the check has passed, so bad input imports nothing.
     /// - Throws: `.notFound` for a missing input, `.invalidArgument` naming the line or file
     ///   that is not a JSON object or has an unusable ID, `.ioFailure` for a failed save.
     @discardableResult
     package static func importDocuments(into core: DatabaseCore, from path: String, idKey: String = "_id",
                                         progress: (ConversionProgress) -> Void = { _ in }) throws -> Int {
-        var checker = try ImportReader(path: path)
-        var total = 0
-        while let item = try checker.next() {
-            try checkDocument(item, idKey: idKey)
-            total += 1
-        }
         var reader = try ImportReader(path: path)
+        let check = ImportCheck(path: path, idKey: idKey)
+        var total: Int?
         var saved = 0
-        progress(ConversionProgress(phase: .importing, completed: 0, total: total))
-        while saved < total {
+        var atEnd = false
+        while !atEnd {
             try DatabaseToolsError.wrapping(.ioFailure, "cannot import into \(core.bundle.path)") {
                 try core.inTransaction {
                     var count = 0
-                    while count < batchSize, let item = try reader.next() {
-                        try save(item, idKey: idKey, into: core)
-                        count += 1
+                    do {
+                        // The first transaction goes on while the check runs (up to a limit).
+                        while count < batchSize || (total == nil && count < firstBatchLimit && !check.isFinished) {
+                            guard let item = try reader.next() else { atEnd = true; break }
+                            try save(item, idKey: idKey, into: core)
+                            count += 1
+                        }
+                    } catch {
+                        // The check's error, if any, names the first bad document in the input.
+                        if total == nil { _ = try check.wait() }
+                        throw error
+                    }
+                    if total == nil {
+                        total = try check.wait()
+                        progress(ConversionProgress(phase: .importing, completed: 0, total: total ?? 0))
                     }
                     saved += count
-                    if count == 0 { saved = total }
                 }
             }
-            progress(ConversionProgress(phase: .importing, completed: saved, total: total))
+            progress(ConversionProgress(phase: .importing, completed: saved, total: total ?? saved))
         }
         return saved
     }
 
     /// Checks that an item is a JSON object whose ID property, if any, is a string or number.
-    private static func checkDocument(_ item: ImportReader.Item, idKey: String) throws {
+    static func checkDocument(_ item: ImportReader.Item, idKey: String) throws {
         guard item.json.first(where: { !ImportReader.isWhitespace($0) }) == UInt8(ascii: "{") else {
-            throw DatabaseToolsError(.invalidArgument, "\(item.origin) is not a JSON object")
+            throw notAnObject(item)
         }
         let (present, value) = try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin) is not valid JSON") {
             try item.json.withUnsafeBytes { try JSONConverter.topLevelValue(forKey: idKey, inJSON: $0) }
         }
-        if present && value == nil {
-            throw DatabaseToolsError(.invalidArgument, "\(item.origin): property \"\(idKey)\" is not a string")
-        }
+        if present && value == nil { throw idNotAString(item, idKey) }
+    }
+
+    private static func notAnObject(_ item: ImportReader.Item) -> DatabaseToolsError {
+        DatabaseToolsError(.invalidArgument, "\(item.origin) is not a JSON object")
+    }
+
+    private static func idNotAString(_ item: ImportReader.Item, _ idKey: String) -> DatabaseToolsError {
+        DatabaseToolsError(.invalidArgument, "\(item.origin): property \"\(idKey)\" is not a string")
     }
 
     /// Saves one document. When its ID comes from a property, the body is made as Couchbase
@@ -73,7 +90,11 @@ package enum DocumentImporter {
         let tape = try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin) is not valid JSON") {
             try item.json.withUnsafeBytes { try JSONTape.parse(json: $0) }
         }
-        let property = tape.topLevelValue(forKey: idKey).value
+        // The same checks as the first pass's, so the first bad document is reported the same
+        // way whichever pass reaches it first.
+        guard tape.isDictionary else { throw notAnObject(item) }
+        let (present, property) = tape.topLevelValue(forKey: idKey)
+        if present && property == nil { throw idNotAString(item, idKey) }
         if property != nil { tape.addKeys(to: core.sharedKeys) }
         let id = property ?? item.fallbackID ?? UUID().uuidString.lowercased()
         try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin): cannot save document \"\(id)\"") {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Fleece
 
 /// Finds the blobs a document body refers to: every dictionary with `"@type": "blob"` at any
@@ -37,17 +40,22 @@ package enum BlobReferences {
 
     private static let typeKeyBytes = Array(typeKey.utf8)
 
+    /// memchr to each candidate first byte, then memcmp: every save of a document looks
+    /// through its whole body once (Glibc's memmem is not visible to Swift).
     private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, haystack.count >= needle.count else { return false }
-        let last = haystack.count - needle.count
-        var index = 0
-        while index <= last {
-            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) {
-                return true
+        return haystack.withUnsafeBytes { hay in
+            needle.withUnsafeBytes { pin in
+                guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return false }
+                let lastStart = hay.count - pin.count
+                var start = 0
+                while start <= lastStart, let hit = memchr(base + start, Int32(first), lastStart - start + 1) {
+                    if memcmp(hit, pinBase, pin.count) == 0 { return true }
+                    start = base.distance(to: UnsafeRawPointer(hit)) + 1
+                }
+                return false
             }
-            index += 1
         }
-        return false
     }
 
     /// Every blob dictionary in the body (blobs first in document order, then `_attachments`

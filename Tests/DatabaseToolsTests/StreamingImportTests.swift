@@ -65,6 +65,30 @@ import TestSupport
             #expect(try core.document(id: "doc-0") == nil)
         }
     }
+
+    /// The first bad document is the one reported, whichever of the two passes meets it first:
+    /// here the saving pass may meet line 3 (not an object, or an ID that is not a string)
+    /// before the check has finished; the syntax error comes 5,000 lines later.
+    @Test(arguments: StorageEngineKind.allCases)
+    func theFirstBadDocumentIsReported(engine: StorageEngineKind) throws {
+        for (bad, expected) in [("[1,2]", "line 3 is not a JSON object"), (#"{"_id":true}"#, #"line 3: property "_id" is not a string"#)] {
+            try withTemporaryDirectory { directory in
+                var lines = [#"{"_id":"a"}"#, #"{"_id":"b"}"#, bad]
+                lines += (0..<5_000).map { #"{"_id":"doc-\#($0)","n":\#($0)}"# }
+                lines.append(#"{"_id":"broken",}"#)
+                let file = directory.appending("docs.jsonl")
+                try Data(lines.joined(separator: "\n").utf8).write(to: file)
+                let location = try DatabaseLocation(path: directory.appending("db.cblite2").path)
+                let core = try location.open(.create(engine: engine.rawValue))
+                defer { try? core.close() }
+                let error = #expect(throws: DatabaseToolsError.self) {
+                    try DocumentImporter.importDocuments(into: core, from: file.path)
+                }
+                #expect(error.map { "\($0)" }?.contains(expected) == true, "\(String(describing: error))")
+                #expect(try core.document(id: "a") == nil)
+            }
+        }
+    }
 }
 
 /// The importer's block size, restated so the test makes a line longer than one block.

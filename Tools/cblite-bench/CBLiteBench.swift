@@ -5,7 +5,8 @@ enum BenchmarkAreas {
     // `blobs` first: its memory figure is cleanest in a fresh process (it also resets the peak).
     static var all: [any BenchmarkArea.Type] {
         [BlobsBenchmarks.self, FleeceBenchmarks.self, StorageBenchmarks.self, DocumentsBenchmarks.self, QueryBenchmarks.self,
-         FullTextBenchmarks.self, UpgraderBenchmarks.self, ToolsBenchmarks.self, ReplicationBenchmarks.self]
+         FullTextBenchmarks.self, UpgraderBenchmarks.self, ToolsBenchmarks.self, ReplicationBenchmarks.self,
+         CLIBenchmarks.self]
     }
 }
 
