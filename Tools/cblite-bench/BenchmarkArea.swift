@@ -49,3 +49,9 @@ struct AreaCommand<Area: BenchmarkArea>: ParsableCommand {
 
     func run() throws { try Area.runAndReport(options) }
 }
+
+/// A benchmark that could not run as intended (a tool missing, a process failing, results
+/// that disagree).
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+}

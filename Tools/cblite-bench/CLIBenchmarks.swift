@@ -11,11 +11,6 @@ enum CLIBenchmarks: BenchmarkArea {
     static let name = "cli"
     static let summary = "cblite import/export/info as processes vs the sqlite3 shell doing the same (alternating runs)."
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
     /// The import baseline from the issue: load the lines, then a keyed table of checked JSON.
     private static func importScript(_ input: String) -> String {
         """
@@ -102,7 +97,7 @@ enum CLIBenchmarks: BenchmarkArea {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let path = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("cblite").path
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw Failure("no cblite beside cblite-bench (\(path)): run `swift build -c release --static-swift-stdlib` first")
+            throw BenchmarkFailure(description: "no cblite beside cblite-bench (\(path)): run `swift build -c release --static-swift-stdlib` first")
         }
         return path
     }
@@ -112,7 +107,7 @@ enum CLIBenchmarks: BenchmarkArea {
             let path = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
-        throw Failure("\(name) not found on PATH (make deps installs it)")
+        throw BenchmarkFailure(description: "\(name) not found on PATH (make deps installs it)")
     }
 
     /// The four travel files as one JSON Lines file, as the issue measured.
@@ -135,7 +130,7 @@ enum CLIBenchmarks: BenchmarkArea {
         process.arguments = arguments
         if let stdin { process.standardInput = FileHandle(forReadingAtPath: stdin) }
         if let stdout {
-            guard FileManager.default.createFile(atPath: stdout, contents: nil) else { throw Failure("cannot create \(stdout)") }
+            guard FileManager.default.createFile(atPath: stdout, contents: nil) else { throw BenchmarkFailure(description: "cannot create \(stdout)") }
             process.standardOutput = FileHandle(forWritingAtPath: stdout)
         } else {
             process.standardOutput = FileHandle.nullDevice
@@ -146,7 +141,7 @@ enum CLIBenchmarks: BenchmarkArea {
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure("\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): "
+            throw BenchmarkFailure(description: "\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): "
                           + String(decoding: message, as: UTF8.self))
         }
     }

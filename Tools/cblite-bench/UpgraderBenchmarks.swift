@@ -78,10 +78,6 @@ enum UpgraderBenchmarks: BenchmarkArea {
         return report
     }
 
-    private struct BenchmarkFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     private static func check(_ result: Int32, _ connection: OpaquePointer?, _ what: String) throws {
         guard result == SQLITE_OK || result == SQLITE_ROW || result == SQLITE_DONE else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(result)"
