@@ -66,6 +66,28 @@ enum CLIBenchmarks: BenchmarkArea {
         report.rows.append(BenchmarkRow(workload: "process start: cblite info", ours: start,
                                         baselineName: "the issue's bound", baseline: .milliseconds(10), maximumRatio: 1))
 
+        // Growth: per-document time at 100,000 generated documents against 5,050 of the same
+        // kind, and the peak memory of importing them (about 100 MB of JSON Lines).
+        let large = options.quick ? 20_000 : 100_000
+        let small = scratch.appendingPathComponent("small.jsonl").path
+        let big = scratch.appendingPathComponent("large.jsonl").path
+        try generatedLines(count: 5_050, into: small)
+        try generatedLines(count: large, into: big)
+        let bigBytes = (try? FileManager.default.attributesOfItem(atPath: big)[.size] as? Int) ?? 0
+        var peak = 0
+        let (largeTime, smallTime) = try Stopwatch.pairedMedians(
+            iterations: max(3, options.iterations / 2), prepareOurs: remove(ourDB), prepareBaseline: remove(ourDB),
+            ours: { peak = max(peak, try ChildProcess.run(cblite, ["import", ourDB, big, "--quiet"]).peakResident) },
+            baseline: { try ChildProcess.run(cblite, ["import", ourDB, small, "--quiet"]) })
+        report.rows.append(BenchmarkRow(
+            workload: "per-document import time at \(large) docs", ours: largeTime / large,
+            baselineName: "at 5050 docs", baseline: smallTime / 5_050, maximumRatio: 1.3))
+        report.notes.append("Generated travel-like documents (fixed seed): \(large) of them are "
+                            + "\(bigBytes / 1_000_000) MB of JSON Lines; peak resident memory of that `cblite import`: "
+                            + "\(peak / 1_048_576) MiB.")
+        remove(ourDB)()
+        try runProcess(cblite, ["import", ourDB, input, "--quiet"])
+
         if let reference = ProcessInfo.processInfo.environment["CBLITE_REFERENCE"] {
             let referenceInput = scratch.appendingPathComponent("travel.json").path
             try FileManager.default.copyItem(atPath: input, toPath: referenceInput)
@@ -122,27 +144,50 @@ enum CLIBenchmarks: BenchmarkArea {
         try text.write(to: URL(fileURLWithPath: path))
     }
 
-    /// Runs a process to completion; a non-zero exit is an error (with its stderr).
     private static func runProcess(_ executable: String, _ arguments: [String], stdin: String? = nil,
                                    stdout: String? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let stdin { process.standardInput = FileHandle(forReadingAtPath: stdin) }
-        if let stdout {
-            guard FileManager.default.createFile(atPath: stdout, contents: nil) else { throw BenchmarkFailure(description: "cannot create \(stdout)") }
-            process.standardOutput = FileHandle(forWritingAtPath: stdout)
-        } else {
-            process.standardOutput = FileHandle.nullDevice
+        try ChildProcess.run(executable, arguments, stdin: stdin, stdout: stdout)
+    }
+
+    /// `count` travel-like documents (routes, hotels, airports in turn; fixed seed) as JSON Lines.
+    static func generatedLines(count: Int, into path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw BenchmarkFailure(description: "cannot create \(path)")
         }
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchmarkFailure(description: "\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): "
-                          + String(decoding: message, as: UTF8.self))
+        defer { try? handle.close() }
+        var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
         }
+        let words = ["harbour", "view", "grand", "central", "park", "river", "old", "town", "airport", "plaza",
+                     "royal", "garden", "bay", "hill", "station", "north", "south", "inn", "lodge", "suites"]
+        let cities = ["London", "Paris", "Nice", "Lyon", "San Francisco", "Los Angeles", "Seattle", "Bristol"]
+        func phrase(_ length: Int) -> String { (0..<length).map { _ in words[next(words.count)] }.joined(separator: " ") }
+        var text = ""
+        for index in 0..<count {
+            let city = cities[next(cities.count)]
+            switch index % 3 {
+            case 0:
+                let stops = (0..<(1 + next(12))).map { _ in
+                    #"{"flight":"AF\#(next(9_000))","utc":"\#(10 + next(14)):\#(10 + next(50)):00","day":\#(next(7))}"#
+                }
+                text += #"{"_id":"route_\#(index)","type":"route","airline":"AF","sourceairport":"\#(["CDG","LHR","SFO","NCE"][next(4)])","destinationairport":"\#(["LYS","SEA","LAX","BRS"][next(4)])","stops":\#(next(2)),"distance":\#(Double(next(900_000)) / 100),"schedule":[\#(stops.joined(separator: ","))]}"#
+            case 1:
+                let reviews = (0..<next(6)).map { _ in
+                    #"{"author":"\#(phrase(2))","content":"\#(phrase(20 + next(60)))","ratings":{"Overall":\#(1 + next(5)),"Service":\#(1 + next(5))}}"#
+                }
+                text += #"{"_id":"hotel_\#(index)","type":"hotel","name":"\#(phrase(3))","city":"\#(city)","country":"France","description":"\#(phrase(30 + next(40)))","free_parking":\#(next(2) == 0),"geo":{"lat":\#(Double(next(180_000)) / 1000 - 90),"lon":\#(Double(next(360_000)) / 1000 - 180)},"reviews":[\#(reviews.joined(separator: ","))]}"#
+            default:
+                text += #"{"_id":"airport_\#(index)","type":"airport","airportname":"\#(phrase(2))","city":"\#(city)","faa":"\#(["CDG","LHR","SFO","NCE"][next(4)])","geo":{"alt":\#(next(3_000)),"lat":\#(Double(next(180_000)) / 1000 - 90),"lon":\#(Double(next(360_000)) / 1000 - 180)},"tz":"Europe/Paris"}"#
+            }
+            text += "\n"
+            if text.utf8.count > 1 << 20 {
+                try handle.write(contentsOf: Data(text.utf8))
+                text = ""
+            }
+        }
+        try handle.write(contentsOf: Data(text.utf8))
     }
 }

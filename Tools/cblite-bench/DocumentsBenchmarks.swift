@@ -96,13 +96,16 @@ enum DocumentsBenchmarks: BenchmarkArea {
                 try RawDocuments.readAll(path: rawPath, documents: documents)
             })
             guard found == documents.count else { throw StorageError(.notFound, "read \(found) of \(documents.count)") }
+            // Targets from the speed issue (the real core: about 2.4× on import, 1.1× on reads).
+            let sqlite = engine == .sqlite
             report.rows += [
                 BenchmarkRow(workload: "\(engine): import \(documents.count) docs, batches of \(batchSize)",
-                             ours: ourImport, baselineName: "raw SQLite JSON text", baseline: rawImport, maximumRatio: 4),
+                             ours: ourImport, baselineName: "raw SQLite JSON text", baseline: rawImport,
+                             maximumRatio: sqlite ? 2.2 : 1.5),
                 BenchmarkRow(workload: "\(engine): update \(updated.count) docs (10%)", ours: ourUpdate,
-                             baselineName: "raw SQLite JSON text", baseline: rawUpdate, maximumRatio: nil),
+                             baselineName: "raw SQLite JSON text", baseline: rawUpdate, maximumRatio: 3),
                 BenchmarkRow(workload: "\(engine): read all by ID", ours: ourRead,
-                             baselineName: "raw SQLite JSON text", baseline: rawRead, maximumRatio: nil),
+                             baselineName: "raw SQLite JSON text", baseline: rawRead, maximumRatio: sqlite ? 1 : 0.8),
             ]
         }
         if let sqlite = importTimes[.sqlite], let rocksdb = importTimes[.rocksdb] {
@@ -110,8 +113,9 @@ enum DocumentsBenchmarks: BenchmarkArea {
                                             baselineName: "our SQLite engine", baseline: sqlite, maximumRatio: 1))
         }
         report.notes.append("Travel data set (\(documents.count) JSON documents, `MutableDocument(id:json:)`, one "
-                            + "`inBatch` per \(batchSize)); databases are created untimed, import includes closing. Targets: import at "
-                            + "least 0.25× the raw rate (time ratio ≤ 4); RocksDB import at least as fast as SQLite's (≤ 1).")
+                            + "`inBatch` per \(batchSize)); databases are created untimed, import includes closing. Targets from the speed issue: "
+                            + "import ≤ 2.2× (SQLite) and ≤ 1.5× (RocksDB), update ≤ 3×, reads by ID ≤ 1× and ≤ 0.8×; "
+                            + "RocksDB import at least as fast as SQLite's (≤ 1).")
         return report
     }
 
