@@ -56,12 +56,14 @@ package final class JSONTape: JSONSink {
     /// Adds the keys to `sharedKeys` in text order, as encoding the text with that table would;
     /// ``write(to:omittingTopLevelKey:)`` then writes the ones it took as integers.
     package func addKeys(to sharedKeys: SharedKeys) {
-        bytes.withUnsafeBytes { storage in
-            for index in events.indices {
-                if case let .key(start, count, _) = events[index] {
-                    let shared = sharedKeys.indexAddingIfEligible(
-                        forBytes: UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)]))
-                    events[index] = .key(start: start, count: count, shared: shared)
+        // One lock for the whole document, not one per key.
+        sharedKeys.addingKeys { indexAddingIfEligible in
+            bytes.withUnsafeBytes { storage in
+                for index in events.indices {
+                    if case let .key(start, count, _) = events[index] {
+                        let shared = indexAddingIfEligible(UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)]))
+                        events[index] = .key(start: start, count: count, shared: shared)
+                    }
                 }
             }
         }

@@ -171,15 +171,25 @@ package final class SharedKeys: Sendable {
     /// The integer for a key, adding it when it is eligible and the table is not full; nil when
     /// the key must be written as a string.
     package func indexAddingIfEligible(forBytes bytes: UnsafeRawBufferPointer) -> Int? {
-        guard let smallKey = SmallKey(bytes) else { return nil }
-        return state.withLock { state in
-            if let index = state.byKey[smallKey] { return index }
-            guard state.byIndex.count < Self.maximumCount, Self.isEligible(bytes) else { return nil }
-            let index = state.byIndex.count
-            state.byKey[smallKey] = index
-            state.byIndex.append(String(decoding: bytes, as: UTF8.self))
-            return index
+        state.withLock { Self.indexAddingIfEligible(bytes, to: &$0) }
+    }
+
+    /// ``indexAddingIfEligible(forBytes:)`` for many keys under one lock: `body` gets a function
+    /// that does it for one key (an importer passes a whole document's keys).
+    package func addingKeys(_ body: (_ indexAddingIfEligible: (UnsafeRawBufferPointer) -> Int?) -> Void) {
+        state.withLock { state in
+            body { bytes in Self.indexAddingIfEligible(bytes, to: &state) }
         }
+    }
+
+    private static func indexAddingIfEligible(_ bytes: UnsafeRawBufferPointer, to state: inout State) -> Int? {
+        guard let smallKey = SmallKey(bytes) else { return nil }
+        if let index = state.byKey[smallKey] { return index }
+        guard state.byIndex.count < maximumCount, isEligible(bytes) else { return nil }
+        let index = state.byIndex.count
+        state.byKey[smallKey] = index
+        state.byIndex.append(String(decoding: bytes, as: UTF8.self))
+        return index
     }
 
     /// Whether LiteCore would make this key shared: at most 16 bytes, each an ASCII letter,
