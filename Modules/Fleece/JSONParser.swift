@@ -195,6 +195,24 @@ struct JSONParser<Sink: JSONSink> {
         let start = position + 1
         var index = start
         var sawHighByte = false
+        // Eight bytes at a time while none is the quote, a backslash or a control byte (the
+        // bulk of long strings); the byte loop below finds which one it was.
+        if let base = text.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let quotes = ones &* UInt64(quote)
+            let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
+            while index + 8 <= text.count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let quoteBytes = word ^ quotes
+                let backslashBytes = word ^ backslashes
+                let special = ((quoteBytes &- ones) & ~quoteBytes) | ((backslashBytes &- ones) & ~backslashBytes)
+                    | ((word &- ones &* 0x20) & ~word)
+                if special & highs != 0 { break }
+                if word & highs != 0 { sawHighByte = true }
+                index += 8
+            }
+        }
         while index < text.count {
             let byte = text[index]
             if byte == quote {
