@@ -62,6 +62,23 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         return context.writeAndFlush(wrapOutboundOut(frame))
     }
 
+    /// Writes several binary messages and flushes once; the future completes once the last is
+    /// handed to the socket.
+    func send(frames: [[UInt8]], on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        guard let context, case .open = state else {
+            return eventLoop.makeFailedFuture(terminalError)
+        }
+        guard let last = frames.indices.last else { return eventLoop.makeSucceededVoidFuture() }
+        let promise = eventLoop.makePromise(of: Void.self)
+        for index in frames.indices {
+            let frame = WebSocketFrame(fin: true, opcode: .binary, maskKey: maskKey(),
+                                       data: context.channel.allocator.buffer(bytes: frames[index]))
+            context.write(wrapOutboundOut(frame), promise: index == last ? promise : nil)
+        }
+        context.flush()
+        return promise.futureResult
+    }
+
     /// Starts the close handshake (if nothing closed the connection yet); the future completes
     /// when the connection is closed — on the peer's close frame, or after the close timeout.
     func startClose(code: UInt16, reason: String, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
