@@ -53,7 +53,7 @@ struct BLIPConnectionState {
     }
 
     var reader: BLIPFrameReader
-    var writer = BLIPFrameWriter()
+    var writer: BLIPFrameWriter
     var started = false
     var nextRequestNumber: UInt64 = 1
     var pendingReplies: [UInt64: PendingReply] = [:]
@@ -65,7 +65,8 @@ struct BLIPConnectionState {
     var closeWaiters: [CheckedContinuation<BLIPError?, Never>] = []
     var tasks: [Task<Void, Never>] = []
 
-    init(maxMessageSize: Int) {
+    init(maxMessageSize: Int, compressionLevel: Int32 = BLIPConnection.defaultCompressionLevel) {
+        writer = BLIPFrameWriter(compressionLevel: compressionLevel)
         reader = BLIPFrameReader(maxMessageSize: maxMessageSize, checksReplyNumbers: true)
     }
 
