@@ -235,9 +235,11 @@ package struct BLIPFrameReader: Sendable {
     }
 
     private mutating func uniqueInflater() throws -> InflateStream {
-        if let existing = inflater {
-            if isKnownUniquelyReferenced(&inflater) { return existing }
-            let copy = try InflateStream(copying: existing)
+        // Checked before binding the stream to a local, which would count as a second
+        // reference and copy the whole zlib state (its 32 KiB window) on every frame.
+        if isKnownUniquelyReferenced(&inflater), let existing = inflater { return existing }
+        if let shared = inflater {
+            let copy = try InflateStream(copying: shared)
             inflater = copy
             return copy
         }

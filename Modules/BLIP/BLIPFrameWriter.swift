@@ -139,9 +139,11 @@ package struct BLIPFrameWriter: Sendable {
 
     /// The deflate stream, created on first use and copied if another writer copy shares it.
     private mutating func uniqueDeflater() throws -> DeflateStream {
-        if let existing = deflater {
-            if isKnownUniquelyReferenced(&deflater) { return existing }
-            let copy = try DeflateStream(copying: existing)
+        // Checked before binding the stream to a local, which would count as a second
+        // reference and copy the whole zlib state (hundreds of KiB) on every frame.
+        if isKnownUniquelyReferenced(&deflater), let existing = deflater { return existing }
+        if let shared = deflater {
+            let copy = try DeflateStream(copying: shared)
             deflater = copy
             return copy
         }
