@@ -297,13 +297,13 @@ extension ReplicationSession {
         do {
             _ = try await connection.sendRequest(BLIPMessage(properties: properties), replyBody: { try sink.append($0) })
         } catch let error as BLIPError {
-            sink.writer.abort()
+            sink.abort()
             throw ReplicationError(blip: error, context: "fetching blob \(key.string) of \"\(documentID)\"")
         } catch {
-            sink.writer.abort()
+            sink.abort()
             throw error
         }
-        try database.finishBlob(sink.writer, key: key, expectedLength: length)
+        try database.finishBlob(sink.takeWriter(), key: key, expectedLength: length)
     }
 
     func handleGetAttachmentReportingErrors(_ request: BLIPIncomingRequest) async {
