@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "LiteTextTests", dependencies: ["LiteText", "LiteDatabase", "LiteStorage", "Fleece", "TestSupport",
                                                       .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Tests/LiteTextTests"),
-        .testTarget(name: "BLIPTests", dependencies: ["BLIP", "TestSupport"], path: "Tests/BLIPTests"),
+        .testTarget(name: "BLIPTests", dependencies: ["BLIP", "LiteSupport", "TestSupport"], path: "Tests/BLIPTests"),
         .testTarget(name: "BLIPWebSocketTests",
                     dependencies: ["BLIPWebSocket", "BLIP", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
                                    .product(name: "NIOPosix", package: "swift-nio")],

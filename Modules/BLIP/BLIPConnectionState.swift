@@ -22,6 +22,8 @@ struct BLIPConnectionState {
         /// Identifies the waiting call, so its cancellation can find it.
         var caller: ObjectIdentifier
         var continuation: CheckedContinuation<BLIPMessage, any Error>
+        /// Takes the reply's body piece by piece (then the reply comes with an empty body).
+        var bodyHandler: (@Sendable ([UInt8]) throws -> Void)?
     }
 
     /// How the connection ended.
@@ -44,12 +46,14 @@ struct BLIPConnectionState {
     struct ReadEffects {
         var request: BLIPMessage?
         var reply: (CheckedContinuation<BLIPMessage, any Error>, Result<BLIPMessage, BLIPError>)?
+        /// A piece of a streamed reply's body, for its handler (called before `reply`).
+        var bodyChunk: (number: UInt64, bytes: [UInt8], handler: @Sendable ([UInt8]) throws -> Void)?
         var wakeWriter: CheckedContinuation<Void, Never>?
         var failure: BLIPError?
     }
 
     var reader: BLIPFrameReader
-    var writer = BLIPFrameWriter()
+    var writer: BLIPFrameWriter
     var started = false
     var nextRequestNumber: UInt64 = 1
     var pendingReplies: [UInt64: PendingReply] = [:]
@@ -61,7 +65,8 @@ struct BLIPConnectionState {
     var closeWaiters: [CheckedContinuation<BLIPError?, Never>] = []
     var tasks: [Task<Void, Never>] = []
 
-    init(maxMessageSize: Int) {
+    init(maxMessageSize: Int, compressionLevel: Int32 = BLIPConnection.defaultCompressionLevel) {
+        writer = BLIPFrameWriter(compressionLevel: compressionLevel)
         reader = BLIPFrameReader(maxMessageSize: maxMessageSize, checksReplyNumbers: true)
     }
 
@@ -135,6 +140,10 @@ struct BLIPConnectionState {
         }
         if let ack = output.receivedAck, let wakeup = receivedAck(ack) {
             effects.wakeWriter = wakeup
+        }
+        // No handler when the caller was cancelled or its handler failed: the piece is dropped.
+        if let chunk = output.bodyChunk, let handler = pendingReplies[chunk.number]?.bodyHandler {
+            effects.bodyChunk = (chunk.number, chunk.bytes, handler)
         }
         if let message = output.message {
             switch message.kind {

@@ -31,12 +31,20 @@ package struct BLIPFrameReader: Sendable {
         package var receivedAck: BLIPAck?
         /// An ACK to send to the peer now.
         package var ackToSend: BLIPAck?
+        /// Body bytes of a reply registered with `expectReply(to:streamingBody: true)`, handed
+        /// on as they arrive (in order, before that reply's `message`, whose body is then empty).
+        package var bodyChunk: (number: UInt64, bytes: [UInt8])?
 
         /// An output with the given parts.
         package init(message: BLIPMessage? = nil, receivedAck: BLIPAck? = nil, ackToSend: BLIPAck? = nil) {
             self.message = message
             self.receivedAck = receivedAck
             self.ackToSend = ackToSend
+        }
+
+        package static func == (lhs: Output, rhs: Output) -> Bool {
+            lhs.message == rhs.message && lhs.receivedAck == rhs.receivedAck && lhs.ackToSend == rhs.ackToSend
+                && lhs.bodyChunk?.number == rhs.bodyChunk?.number && lhs.bodyChunk?.bytes == rhs.bodyChunk?.bytes
         }
     }
 
@@ -46,6 +54,10 @@ package struct BLIPFrameReader: Sendable {
         var payload: [UInt8] = []
         var bytesReceived: UInt64 = 0
         var unackedBytes: UInt64 = 0
+        /// A reply whose body is handed on frame by frame rather than gathered.
+        var streaming = false
+        /// A streamed reply's properties, once their block has arrived whole.
+        var properties: BLIPProperties?
     }
 
     private struct Key: Hashable, Sendable {
@@ -63,6 +75,7 @@ package struct BLIPFrameReader: Sendable {
     private var partials: [Key: Partial] = [:]
     private var lastRequestNumber: UInt64 = 0
     private var awaitedReplies: Set<UInt64> = []
+    private var streamedReplies: Set<UInt64> = []
 
     /// - Parameters:
     ///   - maxMessageSize: the largest payload accepted (default 64 MiB).
@@ -75,8 +88,13 @@ package struct BLIPFrameReader: Sendable {
     }
 
     /// Registers a request sent in the other direction whose reply may now arrive.
-    package mutating func expectReply(to number: UInt64) {
+    ///
+    /// - Parameter streamingBody: `true` to receive a (non-error) reply's body in
+    ///   ``Output/bodyChunk``s as its frames arrive, not gathered into its message; such a body
+    ///   is not limited by ``maxMessageSize`` (a blob of any size).
+    package mutating func expectReply(to number: UInt64, streamingBody: Bool = false) {
         awaitedReplies.insert(number)
+        if streamingBody { streamedReplies.insert(number) }
     }
 
     /// Reads one frame.
@@ -139,6 +157,16 @@ package struct BLIPFrameReader: Sendable {
         }
 
         var output = Output()
+        if partial.streaming {
+            if partial.properties == nil, let length = Self.propertiesBlockLength(partial.payload) {
+                partial.properties = try BLIPProperties.decode(from: partial.payload).properties
+                partial.payload.removeFirst(length)
+            }
+            if partial.properties != nil && !partial.payload.isEmpty {
+                output.bodyChunk = (number, partial.payload)
+                partial.payload.removeAll(keepingCapacity: true)
+            }
+        }
         // LiteCore's MessageIn::acknowledge: count every frame (even the last) after its header.
         partial.bytesReceived += frameBytes
         partial.unackedBytes += frameBytes
@@ -151,8 +179,20 @@ package struct BLIPFrameReader: Sendable {
         if flags.contains(.moreComing) {
             partials[key] = partial
         } else {
-            if kind != .request { awaitedReplies.remove(number) }
-            output.message = try BLIPMessage(kind: kind, number: number, flags: partial.flags, payload: partial.payload)
+            if kind != .request {
+                awaitedReplies.remove(number)
+                streamedReplies.remove(number)
+            }
+            if partial.streaming {
+                guard let properties = partial.properties else {
+                    throw BLIPError.protocolViolation("\(Self.describe(kind, number)) ends inside its properties")
+                }
+                output.message = BLIPMessage(kind: kind, number: number, urgent: partial.flags.contains(.urgent),
+                                             compressed: partial.flags.contains(.compressed),
+                                             noReply: partial.flags.contains(.noReply), properties: properties)
+            } else {
+                output.message = try BLIPMessage(kind: kind, number: number, flags: partial.flags, payload: partial.payload)
+            }
         }
         return output
     }
@@ -173,13 +213,33 @@ package struct BLIPFrameReader: Sendable {
         }
         var messageFlags = flags
         messageFlags.remove(.moreComing)
-        return Partial(flags: messageFlags)
+        var partial = Partial(flags: messageFlags)
+        partial.streaming = kind == .reply && streamedReplies.contains(number)
+        return partial
+    }
+
+    /// The length of the properties block (its varint included) at the start of `payload`,
+    /// or `nil` while it is incomplete.
+    private static func propertiesBlockLength(_ payload: [UInt8]) -> Int? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for (index, byte) in payload.prefix(10).enumerated() {
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                let total = index + 1 + Int(clamping: value)
+                return payload.count >= total ? total : nil
+            }
+            shift += 7
+        }
+        return nil
     }
 
     private mutating func uniqueInflater() throws -> InflateStream {
-        if let existing = inflater {
-            if isKnownUniquelyReferenced(&inflater) { return existing }
-            let copy = try InflateStream(copying: existing)
+        // Checked before binding the stream to a local, which would count as a second
+        // reference and copy the whole zlib state (its 32 KiB window) on every frame.
+        if isKnownUniquelyReferenced(&inflater), let existing = inflater { return existing }
+        if let shared = inflater {
+            let copy = try InflateStream(copying: shared)
             inflater = copy
             return copy
         }

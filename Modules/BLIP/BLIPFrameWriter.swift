@@ -66,10 +66,18 @@ package struct BLIPFrameWriter: Sendable {
         var output = [UInt8](repeating: 0, count: capacity)
         var outputLength = 0
         let compressed = message.flags.contains(.compressed)
-        let payload = message.payload
         repeat {
-            let piece = message.nextSegment()
+            let piece: Range<Int>
+            do {
+                piece = try message.nextSegment()
+            } catch let error as BLIPError {
+                throw error
+            } catch {
+                throw BLIPError.invalidMessage("reading the body of message #\(message.number) failed: \(error)")
+            }
             if piece.isEmpty { break }
+            // Read after nextSegment: a body source replaces the payload with its next piece.
+            let payload = message.payload
             let consumed: Int
             if compressed {
                 consumed = try deflateAndFlush(payload, piece, into: &output, length: &outputLength)
@@ -131,9 +139,11 @@ package struct BLIPFrameWriter: Sendable {
 
     /// The deflate stream, created on first use and copied if another writer copy shares it.
     private mutating func uniqueDeflater() throws -> DeflateStream {
-        if let existing = deflater {
-            if isKnownUniquelyReferenced(&deflater) { return existing }
-            let copy = try DeflateStream(copying: existing)
+        // Checked before binding the stream to a local, which would count as a second
+        // reference and copy the whole zlib state (hundreds of KiB) on every frame.
+        if isKnownUniquelyReferenced(&deflater), let existing = deflater { return existing }
+        if let shared = deflater {
+            let copy = try DeflateStream(copying: shared)
             deflater = copy
             return copy
         }

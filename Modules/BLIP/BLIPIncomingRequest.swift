@@ -28,6 +28,15 @@ package struct BLIPIncomingRequest: Sendable {
                                  compressed: compressed, properties: properties, body: body))
     }
 
+    /// Sends a reply whose body is read from `bodySource` in 16 KiB pieces as its frames go out
+    /// (a blob), so the body is never held whole; returns once the last frame is handed to the
+    /// transport (or the connection closed). Frames are those of a LiteCore reply streamed
+    /// from a data source.
+    package func respond(properties: BLIPProperties = [:], bodySource: any BLIPBodySource, compressed: Bool = false) async {
+        await answer(BLIPMessage(kind: .reply, number: message.number, urgent: message.urgent,
+                                 compressed: compressed, properties: properties), bodySource: bodySource)
+    }
+
     /// Sends an ERR reply: properties `Error-Domain` and `Error-Code`, the message as the body.
     package func respondError(domain: String = "BLIP", code: Int, message text: String) async {
         await answer(BLIPMessage(kind: .error, number: message.number, urgent: message.urgent,
@@ -35,13 +44,13 @@ package struct BLIPIncomingRequest: Sendable {
                                  body: Array(text.utf8)))
     }
 
-    private func answer(_ reply: BLIPMessage) async {
+    private func answer(_ reply: BLIPMessage, bodySource: (any BLIPBodySource)? = nil) async {
         guard !message.noReply else { return }
         let first = answered.withLock { done in
             defer { done = true }
             return !done
         }
         guard first else { return }
-        await connection.sendReply(reply)
+        await connection.sendReply(reply, bodySource: bodySource)
     }
 }

@@ -13,11 +13,15 @@ package struct BLIPOutgoingMessage: Sendable {
     package internal(set) var number: UInt64
     /// The flags every frame carries (`moreComing` is added per frame).
     package let flags: BLIPFrameFlags
-    let payload: [UInt8]
+    /// The bytes not yet handed on: the whole payload, or with a ``BLIPBodySource`` the
+    /// properties and then the current piece read from it (earlier pieces are dropped).
+    private(set) var payload: [UInt8]
     /// Where each codec write ends: LiteCore hands the codec the whole payload at once, or, for
     /// a body streamed from a data source, the properties and then each 16 KiB read. The split
     /// changes the deflate output, so it is kept to reproduce LiteCore's frames.
-    let segmentEnds: [Int]
+    private var segmentEnds: [Int]
+    /// Where the rest of the body comes from, until a short read ends it.
+    private var source: (any BLIPBodySource)?
     /// Bytes of `payload` already handed to the codec.
     var position = 0
     /// A streamed body whose length is a multiple of the read size ends with one empty read,
@@ -57,8 +61,24 @@ package struct BLIPOutgoingMessage: Sendable {
         payload = bytes
     }
 
+    /// Prepares `message` (whose own body is ignored) with its body read from `source` in
+    /// 16 KiB pieces as frames go out: the same frames as `streamingBody: true` with the whole
+    /// body, without ever holding it.
+    ///
+    /// - Throws: `BLIPError.invalidMessage` when the properties cannot be encoded.
+    package init(_ message: BLIPMessage, bodySource: any BLIPBodySource) throws {
+        number = message.number
+        flags = BLIPFrameFlags(message)
+        var bytes: [UInt8] = []
+        try message.properties.encode(into: &bytes)
+        segmentEnds = [bytes.count]
+        payload = bytes
+        pendingEmptyRead = false
+        source = bodySource
+    }
+
     /// Whether frames remain to be sent.
-    package var hasMoreFrames: Bool { position < payload.count || pendingEmptyRead }
+    package var hasMoreFrames: Bool { position < payload.count || pendingEmptyRead || source != nil }
 
     /// Whether the message must wait for an ACK before its next frame.
     package var needsAck: Bool { unackedBytes >= Self.maxUnackedBytes }
@@ -70,8 +90,20 @@ package struct BLIPOutgoingMessage: Sendable {
         }
     }
 
-    /// The next piece for the codec: the rest of the current segment (empty at the end).
-    mutating func nextSegment() -> Range<Int> {
+    /// The next piece for the codec: the rest of the current segment (empty at the end). With a
+    /// body source, the next read once the current one is used up.
+    ///
+    /// - Throws: what the body source throws.
+    mutating func nextSegment() throws -> Range<Int> {
+        if position >= payload.count, let reading = source {
+            let piece = try reading.read(maxLength: Self.dataSourceChunkSize)
+            // LiteCore's MessageOut stops at a short read; a full one may be followed by an empty one.
+            if piece.count < Self.dataSourceChunkSize { source = nil }
+            payload = piece
+            position = 0
+            segmentEnds = [piece.count]
+            return 0..<piece.count
+        }
         if position >= payload.count {
             pendingEmptyRead = false
             return position..<position

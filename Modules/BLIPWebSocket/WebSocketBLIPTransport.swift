@@ -58,6 +58,22 @@ package final class WebSocketBLIPTransport: BLIPTransport {
         try await send(frame, opcode: .binary)
     }
 
+    /// Sends BLIP frames as binary messages with one hop to the event loop, one write each and
+    /// one flush for all; returns once the last is written to the socket (which keeps a fast
+    /// sender from queueing without bound).
+    ///
+    /// - Throws: ``BLIPWebSocketError/notConnected`` after ``close(code:reason:)``, or the
+    ///   error that ended the connection.
+    package func send(frames: [[UInt8]]) async throws {
+        let handler = handler
+        let eventLoop = eventLoop
+        do {
+            try await eventLoop.flatSubmit { handler.value.send(frames: frames, on: eventLoop) }.get()
+        } catch {
+            throw BLIPWebSocketError(transport: error)
+        }
+    }
+
     /// Sends a message with any data opcode (tests use `.text` to play a misbehaving peer).
     func send(_ bytes: [UInt8], opcode: WebSocketOpcode) async throws {
         let handler = handler

@@ -228,33 +228,39 @@ package struct ReplicationDatabase: Sendable {
 
     // MARK: Blobs
 
-    /// The content of a blob this database has, for `getAttachment`.
-    package func blobContent(digest: String) throws -> [UInt8] {
+    /// A blob this database has, opened for `getAttachment`: read in pieces as the reply goes
+    /// out (its digest is checked when the end is read).
+    package func blobReader(digest: String) throws -> BlobReader {
         let key: BlobKey
         do { key = try BlobKey(digest) } catch {
             throw ReplicationError(.http, 400, "\"\(digest)\" is not a blob digest")
         }
         do {
-            return [UInt8](try core.blobStore.data(for: key))
+            return try core.blobStore.makeReader(for: key)
         } catch {
             throw ReplicationError(.http, 404, "no blob \(digest) here", underlying: error)
         }
     }
 
-    /// Stores a blob received from the peer after checking it hashes to `key`.
-    package func storeBlob(_ content: [UInt8], key: BlobKey, expectedLength: Int64?) throws {
+    /// Starts storing a blob received from the peer piece by piece; ``finishBlob(_:key:expectedLength:)``
+    /// checks it and names it.
+    package func makeBlobWriter() throws -> BlobWriter {
         do {
-            let writer = try core.blobStore.makeWriter()
-            do {
-                try writer.append(content)
-                _ = try writer.finish(expecting: key, expectedLength: expectedLength)
-            } catch {
-                writer.abort()
-                throw error
-            }
+            return try core.blobStore.makeWriter()
         } catch {
-            throw ReplicationError(.http, 400, "blob \(key.string) from the peer does not match its digest or length",
-                                   underlying: error)
+            throw ReplicationError(.database, 10, "cannot store a blob from the peer", underlying: error)
+        }
+    }
+
+    /// Stores a blob written by a writer from ``makeBlobWriter()`` after checking it hashes to
+    /// `key` and has `expectedLength` bytes; on a mismatch nothing is stored.
+    package func finishBlob(_ writer: BlobWriter, key: BlobKey, expectedLength: Int64?) throws {
+        do {
+            _ = try writer.finish(expecting: key, expectedLength: expectedLength)
+        } catch {
+            writer.abort()
+            throw ReplicationError(.http, 400, "blob \(key.string) from the peer does not match its digest or length; "
+                                   + "nothing was stored", underlying: error)
         }
     }
 
@@ -263,11 +269,16 @@ package struct ReplicationDatabase: Sendable {
         guard (1...255).contains(nonce.count) else {
             throw ReplicationError(.http, 400, "proveAttachment needs a nonce of 1 to 255 bytes")
         }
-        let content = try blobContent(digest: digest)
+        let reader = try blobReader(digest: digest)
+        defer { reader.close() }
         var hasher = Insecure.SHA1()
         hasher.update(data: [UInt8(nonce.count)])
         hasher.update(data: nonce)
-        hasher.update(data: content)
+        do {
+            while let chunk = try reader.readChunk() { hasher.update(data: chunk) }
+        } catch {
+            throw ReplicationError(.http, 500, "blob \(digest) cannot be read", underlying: error)
+        }
         return "sha1-" + Data(hasher.finalize()).base64EncodedString()
     }
 }

@@ -287,17 +287,23 @@ extension ReplicationSession {
         await completePulled(sequence: properties["sequence"])
     }
 
-    /// Asks the peer for a blob and stores it after checking its digest.
+    /// Asks the peer for a blob and stores it after checking its digest. The reply's frames go
+    /// straight into a blob writer as they arrive, so a blob of any size costs a frame of
+    /// memory; a body that is too long, or whose digest or length is wrong, stores nothing.
     func fetchBlob(_ key: BlobKey, length: Int64?, contentType: String?, documentID: String) async throws {
         var properties: BLIPProperties = ["Profile": "getAttachment", "digest": key.string]
         if Self.isCompressible(contentType: contentType) { properties["compress"] = "true" }
-        let reply: BLIPMessage
+        let sink = IncomingBlob(writer: try database.makeBlobWriter(), key: key, expectedLength: length)
         do {
-            reply = try await connection.sendRequest(BLIPMessage(properties: properties))
+            _ = try await connection.sendRequest(BLIPMessage(properties: properties), replyBody: { try sink.append($0) })
         } catch let error as BLIPError {
+            sink.abort()
             throw ReplicationError(blip: error, context: "fetching blob \(key.string) of \"\(documentID)\"")
+        } catch {
+            sink.abort()
+            throw error
         }
-        try database.storeBlob(reply.body, key: key, expectedLength: length)
+        try database.finishBlob(sink.takeWriter(), key: key, expectedLength: length)
     }
 
     func handleGetAttachmentReportingErrors(_ request: BLIPIncomingRequest) async {
@@ -305,8 +311,9 @@ extension ReplicationSession {
             guard let digest = request.message.properties["digest"] else {
                 throw ReplicationError(.http, 400, "getAttachment needs a \"digest\" property")
             }
-            let content = try database.blobContent(digest: digest)
-            await request.respond(body: content, compressed: Self.flag(request.message.properties["compress"]))
+            let reader = try database.blobReader(digest: digest)
+            await request.respond(bodySource: BlobBodySource(reader: reader),
+                                  compressed: Self.flag(request.message.properties["compress"]))
         } catch let error as ReplicationError {
             await request.respondError(domain: "HTTP", code: error.code, message: error.message)
         } catch {

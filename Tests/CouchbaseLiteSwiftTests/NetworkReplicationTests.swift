@@ -53,6 +53,34 @@ import TestSupport
         }
     }
 
+    /// Larger than a WebSocket connection's 16 MiB message limit: it can only arrive streamed
+    /// (issue 14), pushed to the listener and pulled back into a third database.
+    @Test(arguments: [(StorageEngineKind.sqlite, StorageEngineKind.rocksdb), (.rocksdb, .sqlite)])
+    func aTwentyMegabyteBlobArrivesByteIdenticalBothWays(engines: (StorageEngineKind, StorageEngineKind)) async throws {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        let content = Data((0..<(20 << 20)).map { _ -> UInt8 in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        })
+        try await withTwoDatabases(engines) { source, target, directory in
+            let document = MutableDocument(id: "big")
+            document.setBlob(Blob(contentType: "application/octet-stream", data: content), forKey: "data")
+            try source.saveDocument(document)
+            let pulled = try Database(name: "pulled", config: engines.0.config(in: directory))
+            defer { try? pulled.close() }
+            try await withListener(target) { url, _ in
+                let pushed = await replicator(source, url, .push).runToCompletion()
+                #expect(pushed.error == nil)
+                #expect(target.document(withID: "big")?.blob(forKey: "data")?.content == content)
+                let pull = await replicator(pulled, url, .pull).runToCompletion()
+                #expect(pull.error == nil)
+            }
+            #expect(pulled.document(withID: "big")?.blob(forKey: "data")?.content == content)
+        }
+    }
+
     @Test func wrongCredentialsStopWithoutRetrying() async throws {
         try await withTwoDatabases((.sqlite, .sqlite)) { source, target, _ in
             try saved(source, "doc", ["n": 1])

@@ -5,11 +5,13 @@ import Foundation
 final class GeneratedInputStream: InputStream {
     private let byteCount: Int
     private var produced = 0
-    private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    private var state: UInt64
     private var status: Stream.Status = .notOpen
 
-    init(byteCount: Int) {
+    /// - Parameter seed: different seeds give different content (a seed of 0 is used as 1).
+    init(byteCount: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
         self.byteCount = byteCount
+        state = seed == 0 ? 1 : seed
         super.init(data: Data())
     }
 

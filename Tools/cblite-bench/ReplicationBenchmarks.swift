@@ -115,9 +115,94 @@ enum ReplicationBenchmarks: BenchmarkArea {
                                         baselineName: "local save + change listener", baseline: local, maximumRatio: nil))
         if let listener { blockOn { await listener.stop() } }
         try pushedDatabase.close()
+        try pushBlobs(options, report: &report, scratch: scratch, freshDatabase: freshDatabase)
         report.notes.append("Travel data set without the 20 hotels that name missing blobs (\(documents.count) documents), SQLite on both sides, ws:// on 127.0.0.1, one "
                             + "process. Target from the replication issue: push at least 0.5× the import rate (ratio ≤ 2).")
         return report
+    }
+
+    /// Issue 14's memory bound: pushing documents with 200 MB of blobs through a listener may
+    /// raise the process's resident memory by less than this.
+    static let blobMemoryBound = 64 * 1024 * 1024
+
+    /// Pushes 4 documents with a 50 MB blob each (generated, fixed seeds) to a listener: the
+    /// rise of the peak resident memory in the first push, then the time against saving the
+    /// same documents with their blobs into a local database.
+    static func pushBlobs(_ options: BenchmarkOptions, report: inout BenchmarkReport, scratch: Scratch,
+                          freshDatabase: (String) throws -> Database) throws {
+        let blobCount = 4
+        let blobSize = (options.quick ? 5 : 50) * 1024 * 1024
+        // Random bytes do not deflate: typed as media, as such content usually is, so neither
+        // side spends the push compressing them (a compressible type is tested in the suites).
+        func saveDocuments(into database: Database) throws {
+            for index in 0..<blobCount {
+                let document = MutableDocument(id: "blob-\(index)")
+                document.setBlob(Blob(contentType: "video/mp4",
+                                      contentStream: GeneratedInputStream(byteCount: blobSize, seed: UInt64(index + 1) * 7919)),
+                                 forKey: "video")
+                try database.saveDocument(document)
+            }
+        }
+        let source = try freshDatabase("blobsource")
+        defer { try? source.close() }
+        try saveDocuments(into: source)
+        var target: Database?
+        var listener: URLEndpointListener?
+        func startListener() throws {
+            if let listener { blockOn { await listener.stop() } }
+            try target?.close()
+            let database = try freshDatabase("blobtarget")
+            var config = URLEndpointListenerConfiguration(database: database)
+            config.disableTLS = true
+            config.networkInterface = "127.0.0.1"
+            let started = URLEndpointListener(config: config)
+            try blockOn { try await started.start() }
+            target = database
+            listener = started
+        }
+        func pushToListener() throws {
+            guard let url = listener?.urls.first else { throw StorageError(.engineFailure, "listener has no URL") }
+            try replicate(source, url, .push)
+            guard let target, target.count == UInt64(blobCount),
+                  target.document(withID: "blob-0")?.blob(forKey: "video")?.length == UInt64(blobSize) else {
+                throw StorageError(.engineFailure, "blob push: the target does not hold the \(blobCount) documents and blobs")
+            }
+        }
+
+        // Memory first, with the peak reset so what ran before does not count.
+        try startListener()
+        let resetPeak = ProcessMemory.resetPeak()
+        let before = ProcessMemory.current()
+        try pushToListener()
+        let after = ProcessMemory.current()
+        let total = blobCount * blobSize / (1024 * 1024)
+        if let before, let after {
+            let extra = after.peak - before.resident
+            let bound = options.quick ? "" : String(format: "; bound %d MB: %@", blobMemoryBound / (1024 * 1024),
+                                                    extra < blobMemoryBound ? "within" : "OVER")
+            report.notes.append(String(format: "Extra resident memory pushing %d documents with %d MB of blobs in all (%d × %d MB) "
+                + "to a ws:// listener in the same process: %.1f MB (VmHWM %.1f MB − VmRSS before %.1f MB%@)%@.",
+                blobCount, total, blobCount, blobSize / (1024 * 1024), Double(extra) / 1_048_576,
+                Double(after.peak) / 1_048_576, Double(before.resident) / 1_048_576,
+                resetPeak ? ", peak reset first" : ", peak not resettable", bound))
+        } else {
+            report.notes.append("Extra resident memory pushing blobs: not measured (/proc/self/status unreadable).")
+        }
+
+        let (push, local) = try Stopwatch.pairedMedians(iterations: min(options.iterations, 3), prepareOurs: {
+            try startListener()
+        }, ours: {
+            try pushToListener()
+        }, baseline: {
+            let database = try freshDatabase("blobimport")
+            try saveDocuments(into: database)
+            try database.close()
+        })
+        if let listener { blockOn { await listener.stop() } }
+        try target?.close()
+        report.rows.append(BenchmarkRow(workload: "push \(blobCount) docs with \(total) MB of blobs to a ws:// listener",
+                                        ours: push, baselineName: "local save of the same from streams", baseline: local,
+                                        maximumRatio: nil))
     }
 
     /// Runs a one-shot replicator to its end; throws its error.
