@@ -9,7 +9,11 @@
 ///   the occurrences, the occurrences (``FullTextPostings/OccurrenceList``) — so a reader that
 ///   only counts skips them.
 ///
-/// A block is closed once it passes ``targetBytes``; a document is never split across blocks.
+/// A term's first block (key `0x01 term 0x00`) starts with a directory (``Directory``): where
+/// each of its other blocks starts, so an update finds the block a document falls in with
+/// point reads only (a scan inside a RocksDB transaction costs a pass over its pending writes).
+/// A block holds the documents from its start up to the next block's start, and is closed once
+/// it passes ``targetBytes``; a document is never split across blocks.
 enum FullTextPostingBlock {
     /// The size past which a block is closed. Small enough that rewriting one on an update is
     /// cheap, big enough that a common term's postings take few store entries.
@@ -54,7 +58,11 @@ enum FullTextPostingBlock {
         /// Where the current document's part is in ``bytes``.
         private(set) var part: Range<Int> = 0..<0
 
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        /// Reads `bytes` from `offset` (past a first block's directory).
+        init(_ bytes: [UInt8], from offset: Int = 0) {
+            self.bytes = bytes
+            self.offset = offset
+        }
 
         /// Moves to the next document; false at the end of the block.
         mutating func next() throws -> Bool {
@@ -115,6 +123,60 @@ enum FullTextPostingBlock {
                 FullTextPostings.appendVarint(UInt64(occurrences.bytes.count), to: &out)
                 out += occurrences.bytes
             }
+        }
+    }
+
+    /// The start (first document ID) of each of a term's blocks after the first, ascending,
+    /// front-coded at the beginning of the first block: varint count, then per start varint
+    /// shared bytes, varint suffix length, suffix.
+    struct Directory: Equatable {
+        var starts: [[UInt8]] = []
+
+        /// Reads the directory at the beginning of a first block. - Returns: it and where the
+        /// postings begin.
+        static func read(_ bytes: [UInt8]) throws -> (Directory, postings: Int) {
+            var reader = FullTextPostings.VarintReader(bytes: bytes)
+            let count = try reader.nextInt()
+            guard count <= bytes.count else { throw FullTextPostingBlock.damaged }
+            var starts: [[UInt8]] = []
+            starts.reserveCapacity(count)
+            var previous: [UInt8] = []
+            for _ in 0..<count {
+                let shared = try reader.nextInt(), suffix = try reader.nextInt()
+                guard shared <= previous.count, suffix <= bytes.count - reader.offset else { throw FullTextPostingBlock.damaged }
+                previous = Array(previous[..<shared]) + bytes[reader.offset..<(reader.offset + suffix)]
+                reader.offset += suffix
+                starts.append(previous)
+            }
+            return (Directory(starts: starts), reader.offset)
+        }
+
+        /// Where the postings of a first block begin (its directory skipped, nothing kept).
+        static func postingsOffset(_ bytes: [UInt8]) throws -> Int {
+            var reader = FullTextPostings.VarintReader(bytes: bytes)
+            let count = try reader.nextInt()
+            for _ in 0..<min(count, bytes.count) {
+                _ = try reader.next()
+                let suffix = try reader.nextInt()
+                guard suffix <= bytes.count - reader.offset else { throw FullTextPostingBlock.damaged }
+                reader.offset += suffix
+            }
+            return reader.offset
+        }
+
+        func encoded() -> [UInt8] {
+            var out: [UInt8] = []
+            FullTextPostings.appendVarint(UInt64(starts.count), to: &out)
+            var previous: [UInt8] = []
+            for start in starts {
+                var shared = 0
+                while shared < min(start.count, previous.count), start[shared] == previous[shared] { shared += 1 }
+                FullTextPostings.appendVarint(UInt64(shared), to: &out)
+                FullTextPostings.appendVarint(UInt64(start.count - shared), to: &out)
+                out += start[shared...]
+                previous = start
+            }
+            return out
         }
     }
 

@@ -4,8 +4,10 @@ import Foundation
 /// tag byte:
 ///
 /// - `0x00 "definition"` → the definition as JSON;
-/// - `0x01 term 0x00 firstDocID` → a block of the term's postings (``FullTextPostingBlock``):
-///   consecutive documents from `firstDocID` on, each document's entries in one block;
+/// - `0x01 term 0x00` → the term's first block (``FullTextPostingBlock``): the directory of its
+///   other blocks' starts, then the postings of the documents before the first start;
+/// - `0x01 term 0x00 start` → a block of the term's postings: the documents from `start` up to
+///   the next block's start, in ID order;
 /// - `0x02 docID` → varint word count per indexed property (for length normalisation, and to
 ///   know a document is indexed);
 /// - `0x03 "stats"` → varint indexed documents, varint total words, varint highest document
@@ -30,7 +32,7 @@ enum FullTextPostings {
         [0x01] + Array(term.utf8) + (isPrefix ? [] : [0x00])
     }
 
-    /// The key of `term`'s block starting at document `firstDocumentID`.
+    /// The key of `term`'s block starting at document `firstDocumentID` (empty: its first block).
     static func blockKey(term: [UInt8], firstDocumentID: [UInt8]) -> [UInt8] {
         var key: [UInt8] = [0x01]
         key.reserveCapacity(term.count + firstDocumentID.count + 2)

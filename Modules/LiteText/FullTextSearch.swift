@@ -130,7 +130,7 @@ struct FullTextSearch {
                     text = String(decoding: blockTerm, as: UTF8.self)
                 }
             }
-            var reader = FullTextPostingBlock.Reader(entry.value)
+            var reader = FullTextPostingBlock.Reader(entry.value, from: try Self.postingsOffset(entry))
             while try reader.next() {
                 documents += 1
                 var hits: [Hit] = []
@@ -245,7 +245,7 @@ struct FullTextSearch {
         let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: false))
         defer { cursor.close() }
         while let entry = try cursor.next() {
-            var reader = FullTextPostingBlock.Reader(entry.value)
+            var reader = FullTextPostingBlock.Reader(entry.value, from: try Self.postingsOffset(entry))
             while try reader.next() {
                 documents += 1
                 var count = 0
@@ -261,6 +261,12 @@ struct FullTextSearch {
         let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
         let scores = (0..<ids.count).map { weight(counts[$0], lengths[$0], documents) }
         return Self.hits(ids.count, byRank: byRank, score: { scores[$0] }) { FullTextHit(documentID: ids[$0], rank: scores[$0], offsets: []) }
+    }
+
+    /// Where a block's postings begin: past the directory in a term's first block (the one
+    /// whose key ends at the term's separator).
+    private static func postingsOffset(_ entry: ByteKeyEntry) throws -> Int {
+        entry.key.last == 0x00 ? try FullTextPostingBlock.Directory.postingsOffset(entry.value) : 0
     }
 
     /// `count` hits made by `make`, in ID order (as given) or best first with ties in ID order.

@@ -146,6 +146,79 @@ import Testing
         }
     }
 
+    /// Enough documents per term that blocks split, move and empty: bulk saves, documents
+    /// falling between existing ones, whole ranges deleted and purged, updates — each state
+    /// compared with the naive evaluation.
+    @Test(arguments: StorageEngineKind.allCases)
+    func blocksSplitAndEmptyUnderManyDocuments(engine: StorageEngineKind) async {
+        await propertyCheck(count: 3, input: Gen.int(in: 0...1_000_000).array(of: 50...80)) { numbers in
+            var picker = Picker(numbers: numbers)
+            let vocabulary = ["pool", "beach", "garden", "quiet"]
+            let definition = FullTextIndexDefinition(name: "b", properties: ["text"])
+            let tokenizer = try definition.makeTokenizer()
+            try FullTextTestDatabase.withCore(engine) { core in
+                let index = try FullTextIndex.create(definition, in: core)
+                var model: [String: [String?]] = [:]
+                func save(_ id: String) throws {
+                    let text = (0..<(1 + picker.pick(4))).map { _ in vocabulary[picker.pick(vocabulary.count)] }.joined(separator: " ")
+                    let base = try core.document(id: id)?.revisionID
+                    try FullTextTestDatabase.save(core, id, properties: ["text": text], base: base)
+                    model[id] = [text]
+                }
+                func check() throws {
+                    let naive = NaiveFullTextSearch(texts: model, tokenizer: tokenizer, columns: ["text"])
+                    for query in vocabulary + ["pool beach", "garden OR quiet", "pool NOT beach", "\"quiet pool\""] {
+                        guard let expression = try MatchExpression.parse(query, tokenizer: tokenizer) else { continue }
+                        let expected = naive.search(expression)
+                        let hits = try index.search(query, in: core, offsets: picker.pick(2) == 0)
+                        #expect(hits.map(\.documentID) .sorted() == expected.map(\.id).sorted(), "\(query)")
+                        let ranks = Dictionary(uniqueKeysWithValues: expected.map { ($0.id, $0.rank) })
+                        #expect(hits.allSatisfy { abs($0.rank - (ranks[$0.documentID] ?? .nan)) <= 1e-9 * max(1, $0.rank) }, "\(query)")
+                    }
+                }
+                try core.inTransaction { for number in stride(from: 0, to: 3_000, by: 2) { try save(String(format: "doc%05d", number)) } }
+                try check()
+                // Documents between the existing ones, in several transactions.
+                for round in 0..<3 {
+                    try core.inTransaction {
+                        for number in stride(from: 1 + round * 2, to: 3_000, by: 6 + picker.pick(20)) { try save(String(format: "doc%05d", number)) }
+                    }
+                }
+                try check()
+                // A whole range deleted, another purged, some updated.
+                let low = picker.pick(2_000)
+                try core.inTransaction {
+                    for number in low..<(low + 400 + picker.pick(600)) {
+                        let id = String(format: "doc%05d", number)
+                        guard model[id] != nil, let current = try core.document(id: id) else { continue }
+                        try core.saveRevision(id: id, base: current.revisionID, deleted: true, policy: .lastWriteWins) { _ in }
+                        model[id] = nil
+                    }
+                }
+                let purgeFrom = picker.pick(2_500)
+                try core.inTransaction {
+                    for number in purgeFrom..<(purgeFrom + 300) {
+                        let id = String(format: "doc%05d", number)
+                        try core.purgeDocument(id: id)
+                        model[id] = nil
+                    }
+                    for _ in 0..<50 { try save(String(format: "doc%05d", picker.pick(3_000))) }
+                }
+                try check()
+                // Everything removed: the index is empty again.
+                try core.inTransaction {
+                    for id in model.keys { try core.purgeDocument(id: id) }
+                }
+                model = [:]
+                try check()
+                let store = try core.dataFile.byteKeyStore(definition.storeName)
+                let cursor = try store.scan(prefix: [0x01])
+                defer { cursor.close() }
+                #expect(try cursor.next() == nil)
+            }
+        }
+    }
+
     /// An index written in the previous layout (a key per term, document and property;
     /// format 2) is rebuilt when the database opens, and then answers as a new one.
     @Test(arguments: StorageEngineKind.allCases)

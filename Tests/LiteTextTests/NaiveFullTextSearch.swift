@@ -40,13 +40,15 @@ struct NaiveFullTextSearch {
         let documentCount = Double(max(tokens.count, 1))
         let averageLength = max(Double(tokens.values.reduce(0) { $0 + $1.count }) / documentCount, 1)
         var results: [(id: String, rank: Double)] = []
+        var holdingTerm: [String: Double] = [:]
         for (id, hits) in evaluate(expression) {
             var frequencies: [String: Int] = [:]
             for hit in hits { frequencies[hit.term, default: 0] += 1 }
             let length = Double(tokens[id]?.count ?? 0)
             var rank = 0.0
             for (term, count) in frequencies {
-                let holding = Double(tokens.values.filter { $0.contains { $0.term == term } }.count)
+                let holding = holdingTerm[term] ?? Double(tokens.values.filter { $0.contains { $0.term == term } }.count)
+                holdingTerm[term] = holding
                 let idf = log((documentCount - holding + 0.5) / (holding + 0.5) + 1)
                 let tf = Double(count)
                 rank += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / averageLength))
