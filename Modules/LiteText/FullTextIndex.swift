@@ -259,6 +259,7 @@ package final class FullTextIndex: DocumentIndexer {
         guard texts.contains(where: { $0 != nil }) else { return nil }
         var counts = [Int](repeating: 0, count: texts.count)
         var byTerm: [String: FullTextPostingBlock.PartBuilder] = [:]
+        byTerm.reserveCapacity(32)   // most texts are short: no regrowth per document
         for (column, text) in texts.enumerated() {
             guard let text else { continue }
             tokenizer.forEachToken(in: text) { term, position, byteRange in
