@@ -3,12 +3,24 @@ import LiteDatabase
 import LiteStorage
 
 extension QueryExecutor {
-    /// The first source's rows that pass `condition`, in document-ID order: through a value
+    /// The first source's rows that pass `condition`, in document-ID order: the documents a
+    /// full-text search found when a `MATCH()` is one of its ANDed terms, else through a value
     /// index when the planner finds one, else a scan.
+    ///
+    /// - Parameter fullTextCandidates: each searched full-text index's hits, IDs in byte order.
     static func readFirstSource(_ query: CompiledQuery, where condition: CompiledExpression?, in core: DatabaseCore,
-                                evaluator: QueryEvaluator) throws -> [QueryRow] {
+                                evaluator: QueryEvaluator, fullTextCandidates: [String: [String]] = [:]) throws -> [QueryRow] {
         let reader = try PassingRowReader(condition: condition, core: core, evaluator: evaluator)
         var rows: [QueryRow] = []
+        if let driver = QueryPlanner.fullTextDriver(condition), let ids = fullTextCandidates[driver.index] {
+            // Only the index's hits can pass; each is read by ID and checked against the whole condition.
+            for id in ids {
+                try core.documents.visitRecord(id) { view in
+                    if !view.flags.contains(.deleted) || query.testsDeletion, let row = try reader.row(view) { rows.append(row) }
+                }
+            }
+            return rows
+        }
         let topN = try orderedLimit(query, evaluator)
         let plan = try QueryPlanner.plan(condition, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator,
                                          orderBy: topN == nil ? nil : query.orderBy)

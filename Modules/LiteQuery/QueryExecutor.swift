@@ -14,12 +14,13 @@ package enum QueryExecutor {
             throw QueryError("parameter $\(unset) has no value; set it in the query's parameters")
         }
         var evaluator = QueryEvaluator(parameters: parameters)
-        try searchFullText(query, in: core, evaluator: &evaluator)
+        let fullTextCandidates = try searchFullText(query, in: core, evaluator: &evaluator)
         try core.checkOpen()
         let (firstWhere, laterWhere) = splitWhere(query)
         var rows: [QueryRow] = []
         try core.dataFile.withReadSnapshot {
-            rows = try readFirstSource(query, where: firstWhere, in: core, evaluator: evaluator)
+            rows = try readFirstSource(query, where: firstWhere, in: core, evaluator: evaluator,
+                                       fullTextCandidates: fullTextCandidates)
             for join in query.joins {
                 rows = try expand(rows, by: join, in: core, evaluator: evaluator)
             }
@@ -34,6 +35,13 @@ package enum QueryExecutor {
         let (firstWhere, _) = splitWhere(query)
         var lines: [String]
         let limited = try topCount(query, evaluator) != nil
+        if let (index, text) = QueryPlanner.fullTextDriver(firstWhere) {
+            lines = ["full-text index \"\(index)\" gives the documents matching \"\(text)\", each read by ID and checked against WHERE"]
+            for join in query.joins {
+                lines.append(JoinProbe(join, joinedAliases: Set(query.joins.map(\.alias)), in: core).description)
+            }
+            return lines.joined(separator: "; then ")
+        }
         let ordered = limited && query.joins.isEmpty && query.groupBy.isEmpty && !query.distinct && !query.orderBy.isEmpty
             && !query.columns.contains { $0.expression.hasAggregate }
         switch try QueryPlanner.plan(firstWhere, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator,
@@ -64,7 +72,11 @@ package enum QueryExecutor {
         return (.and(terms.filter { !$0.reads(anyOf: joined) }), .and(terms.filter { $0.reads(anyOf: joined) }))
     }
 
-    private static func searchFullText(_ query: CompiledQuery, in core: DatabaseCore, evaluator: inout QueryEvaluator) throws {
+    /// Runs each `MATCH()`'s search, for the evaluator's `MATCH()`, `RANK()` and
+    /// `MATCH_OFFSETS()`. - Returns: each searched index's matching document IDs, in byte order.
+    private static func searchFullText(_ query: CompiledQuery, in core: DatabaseCore,
+                                       evaluator: inout QueryEvaluator) throws -> [String: [String]] {
+        var candidates: [String: [String]] = [:]
         for (name, text) in query.whereClause?.fullTextSearches ?? [] {
             guard evaluator.fullText[name] == nil else {
                 throw QueryError("a query can search the full-text index \"\(name)\" once", at: "WHERE")
@@ -73,8 +85,9 @@ package enum QueryExecutor {
                 throw QueryError("there is no full-text index named \"\(name)\"; create it with createIndex", at: "WHERE")
             }
             do {
-                let hits = try index.search(text, in: core, offsets: query.usesMatchOffsets)
+                let hits = try index.search(text, in: core, offsets: query.usesMatchOffsets, byRank: false)
                 evaluator.fullText[name] = Dictionary(hits.map { ($0.documentID, $0.rank) }, uniquingKeysWith: max)
+                candidates[name] = hits.map(\.documentID)
                 if query.usesMatchOffsets {
                     evaluator.fullTextOffsets[name] = QueryValue.matchOffsets(of: hits, properties: index.definition.properties)
                 }
@@ -82,6 +95,7 @@ package enum QueryExecutor {
                 throw QueryError("full-text search \"\(text)\": \(error)", at: "WHERE")
             }
         }
+        return candidates
     }
 
     // MARK: Output

@@ -2,6 +2,7 @@ import Fleece
 import Foundation
 import LiteDatabase
 import LiteStorage
+import LiteSupport
 
 /// A full-text index of some properties of a database's documents, kept in one byte-key store
 /// of the storage seam (so both engines hold it alike) and updated inside every write
@@ -18,6 +19,12 @@ package final class FullTextIndex: DocumentIndexer {
     private let tokenizer: TextTokenizer
     private let paths: [FleecePath]
     private let storeName: String
+    /// The postings the current write transaction changed, merged into the blocks just before
+    /// it commits (see ``FullTextPendingPostings``).
+    private let pending = Locked<FullTextPendingPostings?>(nil)
+    /// Set when the index was made inside a transaction begun before it existed: that
+    /// transaction commits without telling the index, so each change is merged at once.
+    private let mergesAtOnce = Locked(false)
 
     private init(definition: FullTextIndexDefinition) throws {
         self.definition = definition
@@ -47,6 +54,7 @@ package final class FullTextIndex: DocumentIndexer {
             throw TextAnalysisError("a full-text index named \"\(definition.name)\" already exists with "
                                     + "another definition; delete it first")
         }
+        if core.dataFile.isInTransaction { index.mergesAtOnce.withLock { $0 = true } }
         try core.inTransaction {
             let store = try core.dataFile.byteKeyStore(index.storeName)
             if let existing = try store.get(FullTextPostings.definitionKey) {
@@ -105,47 +113,122 @@ package final class FullTextIndex: DocumentIndexer {
 
     package func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
+        let documentID = Array(change.documentID.utf8)
+        try pending.withLock { pending in
+            var gathered = try pendingOfThisTransaction(pending, store)
+            pending = nil   // so `gathered` is the only reference while it grows
+            defer { pending = gathered }
+            let ordinal = gathered.ordinal(of: documentID)
+            if let old = change.oldBody, let counts = try store.get(FullTextPostings.documentKey(change.documentID)) {
+                // The old body's terms lose the document (found by tokenizing it again).
+                for text in try texts(of: old, core: core) {
+                    guard let text else { continue }
+                    tokenizer.forEachToken(in: text) { term, _, _ in gathered.record(term: term, ordinal: ordinal, part: []) }
+                }
+                try store.delete(FullTextPostings.documentKey(change.documentID))
+                gathered.documentsDelta -= 1
+                gathered.wordsDelta -= try FullTextPostings.decodeCounts(counts).reduce(0, +)
+            }
+            if let new = change.newBody, let counts = try index(new, core: core, emit: { term, part in
+                gathered.record(term: term, ordinal: ordinal, part: part)
+            }) {
+                try store.put(FullTextPostings.documentKey(change.documentID), FullTextPostings.encodeCounts(counts))
+                gathered.documentsDelta += 1
+                gathered.wordsDelta += counts.reduce(0, +)
+            }
+            gathered.sequence = max(gathered.sequence, Int(clamping: change.sequence))
+            if gathered.estimatedBytes > Self.pendingBytes || mergesAtOnce.withLock({ $0 }) {
+                try merge(gathered, into: store, knownEmpty: false)
+                gathered = FullTextPendingPostings(token: [], documentsMayRepeat: true)
+            }
+        }
+    }
+
+    /// The postings this write transaction gathered so far, or new ones (marking the store).
+    private func pendingOfThisTransaction(_ pending: FullTextPendingPostings?,
+                                          _ store: any ByteKeyStore) throws -> FullTextPendingPostings {
+        // The token is stored inside the transaction that gathers: when that transaction was
+        // rolled back, it is gone and so are its postings.
+        if let pending, !pending.token.isEmpty, try store.get(FullTextPostings.pendingKey) == pending.token { return pending }
+        var token = [UInt8](repeating: 0, count: 8)
+        withUnsafeBytes(of: UInt64.random(in: 1...UInt64.max)) { token = Array($0) }
+        try store.put(FullTextPostings.pendingKey, token)
+        return FullTextPendingPostings(token: token, documentsMayRepeat: true)
+    }
+
+    /// Merges what the committing transaction gathered into the term blocks.
+    package func transactionWillCommit(from before: DocumentStoreState, to after: DocumentStoreState,
+                                       in core: DatabaseCore) throws {
+        try mergePending(in: core)
+    }
+
+    /// Merges the gathered postings when they belong to the calling thread's transaction, or
+    /// to a committed one (a transaction that began before the index existed commits without
+    /// telling it).
+    private func mergePending(in core: DatabaseCore) throws {
+        let store = try core.dataFile.byteKeyStore(storeName)
+        try pending.withLock { pending in
+            guard let gathered = pending, !gathered.token.isEmpty else { return }
+            guard try store.get(FullTextPostings.pendingKey) == gathered.token else { return }
+            pending = nil
+            try merge(gathered, into: store, knownEmpty: false)
+        }
+    }
+
+    /// Writes gathered postings into the store and updates the totals.
+    private func merge(_ gathered: FullTextPendingPostings, into store: any ByteKeyStore, knownEmpty: Bool) throws {
+        for (term, documents) in gathered.sortedTerms() {
+            try FullTextTermBlocks.merge(term: term, documents: documents, into: store, knownEmpty: knownEmpty)
+        }
         var stats = try readStats(store)
-        if let old = change.oldBody {
-            let removed = try unindex(change.documentID, body: old, in: store, core: core)
-            if removed >= 0 { (stats.documents, stats.words) = (max(0, stats.documents - 1), max(0, stats.words - removed)) }
-        }
-        if let new = change.newBody {
-            let added = try index(change.documentID, body: new, core: core, emit: store.put)
-            (stats.documents, stats.words) = (stats.documents + 1, stats.words + added)
-        }
-        stats.sequence = max(stats.sequence, Int(clamping: change.sequence))
+        stats.documents = max(0, stats.documents + gathered.documentsDelta)
+        stats.words = max(0, stats.words + gathered.wordsDelta)
+        stats.sequence = max(stats.sequence, gathered.sequence)
         try writeStats(stats, to: store)
+        if !gathered.token.isEmpty { try store.delete(FullTextPostings.pendingKey) }
     }
 
     package func rebuild(in core: DatabaseCore) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
+        pending.withLock { $0 = nil }
         try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil))
-        var stats = Stats(documents: 0, words: 0, sequence: Int(clamping: try core.documents.lastSequence()),
-                          format: Stats.currentFormat)
-        // Postings are written in key order, a batch at a time: a B-tree takes sorted inserts
-        // several times faster than the term-major order documents would give.
-        var batch: [(key: [UInt8], value: [UInt8])] = []
-        var batchBytes = 0
-        func flush() throws {
-            batch.sort { FullTextPostings.precedes($0.key, $1.key) }
-            for (key, value) in batch { try store.put(key, value) }
-            batch.removeAll(keepingCapacity: true)
-            batchBytes = 0
-        }
-        let enumerator = try core.documents.enumerate(options: RecordEnumerationOptions())
-        while let record = try enumerator.next() {
-            let document = try StoredDocument(record: record)
-            guard let body = document.storedCurrentBody else { continue }
-            stats.words += try index(record.key, body: body, core: core) { key, value in
-                batch.append((key, value))
-                batchBytes += key.count + value.count + 48
+        try writeStats(Stats(documents: 0, words: 0, sequence: Int(clamping: try core.documents.lastSequence()),
+                             format: FullTextPostings.currentFormat), to: store)
+        // Every document's postings are gathered in memory and each term's blocks written once,
+        // in key order (a B-tree takes sorted inserts several times faster); a huge database is
+        // written in several rounds, the later ones merged into the blocks.
+        var gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
+        var storeIsEmpty = true
+        let keys = FleeceKeyTable(core.sharedKeys)
+        let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
+        // A borrowing document pointed at each record's current body in turn (no tree decoding,
+        // no copy); `empty` lends it its first bytes and outlives it.
+        let borrowed = try empty.withUnsafeBytes { try FleeceDocument(borrowing: $0, keys: keys) }
+        try core.documents.visitRecords(options: RecordEnumerationOptions()) { view in
+            guard let body = try StoredDocument.currentBody(inRecordBody: view.body) else { return true }
+            let root: FleeceValue
+            if body.count > 0 {
+                try borrowed.rebind(borrowing: body)
+                root = borrowed.root
+            } else {
+                root = empty.root
             }
-            stats.documents += 1
-            if batchBytes > Self.rebuildBatchBytes { try flush() }
+            let ordinal = gathered.ordinal(of: Array(view.key))
+            if let counts = try index(paths.map { $0.evaluate(on: root)?.string }, emit: { term, part in
+                gathered.record(term: term, ordinal: ordinal, part: part)
+            }) {
+                try store.put(FullTextPostings.documentKey(view.keyString), FullTextPostings.encodeCounts(counts))
+                gathered.documentsDelta += 1
+                gathered.wordsDelta += counts.reduce(0, +)
+            }
+            if gathered.estimatedBytes > Self.rebuildBytes {
+                try merge(gathered, into: store, knownEmpty: storeIsEmpty)
+                storeIsEmpty = false
+                gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
+            }
+            return true
         }
-        try flush()
-        try writeStats(stats, to: store)
+        try merge(gathered, into: store, knownEmpty: storeIsEmpty)
     }
 
     /// The text of each indexed property of a body (nil where it is missing or not a string).
@@ -155,61 +238,48 @@ package final class FullTextIndex: DocumentIndexer {
         return paths.map { $0.evaluate(on: document.root)?.string }
     }
 
-    /// How many bytes of postings a rebuild sorts before writing them.
-    private static let rebuildBatchBytes = 16 << 20
+    /// How many bytes of postings a rebuild gathers before writing them.
+    private static let rebuildBytes = 64 << 20
+    /// How many bytes of postings a transaction gathers before merging them (it merges the
+    /// rest before it commits).
+    private static let pendingBytes = 16 << 20
 
-    /// Makes a document's postings and hands each (key, value) to `emit`.
-    /// - Returns: how many words it indexed.
+    private func index(_ body: [UInt8], core: DatabaseCore,
+                       emit: (_ term: String, _ part: ArraySlice<UInt8>) throws -> Void) throws -> [Int]? {
+        try index(try texts(of: body, core: core), emit: emit)
+    }
+
+    /// Tokenizes a document's texts and hands each term's part (``FullTextPostingBlock/DocumentPart``)
+    /// to `emit`.
+    /// - Returns: the word count per property, or nil when no property is a string.
     ///
     /// Occurrences are encoded as they are met, per distinct term, so a huge text (a 10 MB
     /// property) needs a few bytes per word and nothing per token object.
-    private func index(_ documentID: String, body: [UInt8], core: DatabaseCore,
-                       emit: (_ key: [UInt8], _ value: [UInt8]) throws -> Void) throws -> Int {
-        let texts = try texts(of: body, core: core)
-        guard texts.contains(where: { $0 != nil }) else { return 0 }
+    private func index(_ texts: [String?], emit: (_ term: String, _ part: ArraySlice<UInt8>) throws -> Void) throws -> [Int]? {
+        guard texts.contains(where: { $0 != nil }) else { return nil }
         var counts = [Int](repeating: 0, count: texts.count)
-        var columns: [[String: FullTextPostings.OccurrenceList]] = []
+        var byTerm: [String: FullTextPostingBlock.PartBuilder] = [:]
+        byTerm.reserveCapacity(32)   // most texts are short: no regrowth per document
         for (column, text) in texts.enumerated() {
-            var byTerm: [String: FullTextPostings.OccurrenceList] = [:]
-            if let text {
-                tokenizer.forEachToken(in: text) { term, position, byteRange in
-                    counts[column] += 1
-                    byTerm[term, default: FullTextPostings.OccurrenceList()].append(position: position, byteRange: byteRange)
-                }
+            guard let text else { continue }
+            tokenizer.forEachToken(in: text) { term, position, byteRange in
+                counts[column] += 1
+                byTerm[term, default: FullTextPostingBlock.PartBuilder()].add(column: column, position: position,
+                                                                              byteRange: byteRange)
             }
-            columns.append(byTerm)
         }
         let total = counts.reduce(0, +)
-        for (column, byTerm) in columns.enumerated() {
-            for (term, occurrences) in byTerm {
-                try emit(FullTextPostings.postingKey(term: term, documentID: documentID, column: column),
-                         occurrences.encoded(documentLength: total))
-            }
+        var part: [UInt8] = []
+        for (term, builder) in byTerm {
+            part.removeAll(keepingCapacity: true)
+            builder.encode(documentLength: total, into: &part)
+            try emit(term, part[...])
         }
-        try emit(FullTextPostings.documentKey(documentID), FullTextPostings.encodeCounts(counts))
-        return total
-    }
-
-    /// Removes a document's postings, found by tokenizing the body they were made from.
-    /// - Returns: how many words it had indexed, or -1 when it was not indexed.
-    private func unindex(_ documentID: String, body: [UInt8], in store: any ByteKeyStore, core: DatabaseCore) throws -> Int {
-        guard let counts = try store.get(FullTextPostings.documentKey(documentID)) else { return -1 }
-        for (column, text) in try texts(of: body, core: core).enumerated() {
-            guard let text else { continue }
-            var terms = Set<String>()
-            tokenizer.forEachToken(in: text) { term, _, _ in terms.insert(term) }
-            for term in terms {
-                try store.delete(FullTextPostings.postingKey(term: term, documentID: documentID, column: column))
-            }
-        }
-        try store.delete(FullTextPostings.documentKey(documentID))
-        return try FullTextPostings.decodeCounts(counts).reduce(0, +)
+        return counts
     }
 
     /// The index's totals, the highest document sequence it has seen, and its posting format.
     private struct Stats {
-        /// Format 2: each posting starts with its document's length.
-        static let currentFormat = 2
         var documents: Int
         var words: Int
         var sequence: Int
@@ -218,7 +288,7 @@ package final class FullTextIndex: DocumentIndexer {
 
     private func readStats(_ store: any ByteKeyStore) throws -> Stats {
         guard let bytes = try store.get(FullTextPostings.statsKey) else {
-            return Stats(documents: 0, words: 0, sequence: 0, format: Stats.currentFormat)
+            return Stats(documents: 0, words: 0, sequence: 0, format: FullTextPostings.currentFormat)
         }
         let values = try FullTextPostings.decodeCounts(bytes)
         // Older indexes kept two values (format 1, no sequence: rebuilt at the next open).
@@ -237,13 +307,14 @@ package final class FullTextIndex: DocumentIndexer {
     /// Rebuilds the index when the documents changed without it — another program (the real
     /// Couchbase Lite, on a file whose FTS4 tables it keeps itself) wrote to the file, which
     /// shows as a last sequence beyond the highest the index saw — or when an older version of
-    /// this module wrote it in another posting format.
+    /// this module wrote it in another posting format (format 2 had a key per term, document
+    /// and property; decisions FTS-6).
     func catchUp(in core: DatabaseCore) throws {
         try core.inTransaction {
             let store = try core.dataFile.byteKeyStore(storeName)
             let stats = try readStats(store)
             let lastSequence = Int(clamping: try core.documents.lastSequence())
-            if stats.format != Stats.currentFormat || stats.sequence < lastSequence {
+            if stats.format != FullTextPostings.currentFormat || stats.sequence < lastSequence {
                 try rebuild(in: core)
             }
         }
@@ -253,20 +324,41 @@ package final class FullTextIndex: DocumentIndexer {
 
     /// The documents matching `text` (the match syntax of ``MatchExpression``), best first.
     ///
-    /// - Parameter offsets: whether hits carry the matched words' offsets (without, plain
-    ///   terms are counted, not decoded; phrase and NEAR words still have theirs).
-    package func search(_ text: String, in core: DatabaseCore, offsets: Bool = true) throws -> [FullTextHit] {
+    /// - Parameters:
+    ///   - offsets: whether hits carry the matched words' offsets (without, plain terms are
+    ///     counted, not decoded; phrase and NEAR words still have theirs).
+    ///   - byRank: best first (ties in document-ID byte order); false: in document-ID byte
+    ///     order (what the query engine reads by).
+    package func search(_ text: String, in core: DatabaseCore, offsets: Bool = true,
+                        byRank: Bool = true) throws -> [FullTextHit] {
         guard let expression = try MatchExpression.parse(text, tokenizer: tokenizer) else { return [] }
+        try mergePendingBeforeReading(in: core)
         return try core.dataFile.withReadSnapshot {
             let store = try core.dataFile.byteKeyStore(storeName)
-            var search = FullTextSearch(store: store, columns: definition.properties, wantsOffsets: offsets)
             let stats = try readStats(store)
-            if !offsets, case .term(let term) = expression,
-               let hits = try search.rankSingleTerm(term, documentCount: stats.documents, totalWords: stats.words) {
-                return hits
+            guard stats.format == FullTextPostings.currentFormat else {
+                throw TextAnalysisError("full-text index \"\(definition.name)\" was written by an older version; "
+                                        + "open the database for writing once to rebuild it")
+            }
+            var search = FullTextSearch(store: store, columns: definition.properties, wantsOffsets: offsets)
+            if !offsets, case .term(let term) = expression, !term.isPrefix {
+                return try search.rankSingleTerm(term, documentCount: stats.documents, totalWords: stats.words,
+                                                 byRank: byRank)
             }
             let matches = try search.evaluate(expression)
-            return try search.rank(matches, documentCount: stats.documents, totalWords: stats.words)
+            return try search.rank(matches, documentCount: stats.documents, totalWords: stats.words, byRank: byRank)
+        }
+    }
+
+    /// Makes the calling thread's own uncommitted changes visible to its search (inside its
+    /// write transaction), and merges postings a transaction committed without telling the
+    /// index (it began before the index existed).
+    private func mergePendingBeforeReading(in core: DatabaseCore) throws {
+        guard let token = pending.withLock({ $0?.token }), !token.isEmpty else { return }
+        if core.dataFile.isInTransaction {
+            try mergePending(in: core)
+        } else if try core.dataFile.byteKeyStore(storeName).get(FullTextPostings.pendingKey) == token {
+            try core.inTransaction { try mergePending(in: core) }
         }
     }
 }

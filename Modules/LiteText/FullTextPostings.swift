@@ -1,49 +1,51 @@
 import Foundation
 
-/// The byte layout of a full-text index in its byte-key store. Keys start with a tag byte:
+/// The byte layout of a full-text index in its byte-key store (format 3). Keys start with a
+/// tag byte:
 ///
 /// - `0x00 "definition"` → the definition as JSON;
-/// - `0x01 term 0x00 docID 0x00 column` → the term's occurrences in that property: varint
-///   document length (its indexed words in all properties, for ranking without another
-///   read), varint count, then per occurrence varint position, varint byte start, varint
-///   byte length;
-/// - `0x02 docID` → varint word count per indexed property (for length normalisation);
+/// - `0x01 term 0x00` → the term's first block (``FullTextPostingBlock``): the directory of its
+///   other blocks' starts, then the postings of the documents before the first start;
+/// - `0x01 term 0x00 start` → a block of the term's postings: the documents from `start` up to
+///   the next block's start, in ID order;
+/// - `0x02 docID` → varint word count per indexed property (for length normalisation, and to
+///   know a document is indexed);
 /// - `0x03 "stats"` → varint indexed documents, varint total words, varint highest document
-///   sequence the index has seen (to notice writes made without it), varint format (2).
+///   sequence the index has seen (to notice writes made without it), varint format (3);
+/// - `0x04 "pending"` → a token naming the write transaction whose postings are still being
+///   gathered in memory (see ``FullTextPendingPostings``).
 ///
 /// Terms and document IDs never contain a 0x00 byte (terms are letters and digits; document
-/// IDs have no control characters), so the separators are unambiguous and a term's postings
-/// are one contiguous key range.
+/// IDs have no control characters), so the separators are unambiguous and a term's blocks are
+/// one contiguous key range in document-ID order.
 enum FullTextPostings {
     static let definitionKey: [UInt8] = [0x00] + Array("definition".utf8)
     static let statsKey: [UInt8] = [0x03] + Array("stats".utf8)
+    static let pendingKey: [UInt8] = [0x04] + Array("pending".utf8)
 
-    static func postingKey(term: String, documentID: String, column: Int) -> [UInt8] {
-        [0x01] + Array(term.utf8) + [0x00] + Array(documentID.utf8) + [0x00, UInt8(truncatingIfNeeded: column)]
-    }
+    /// Format 2: a key per (term, document, column); 3: packed blocks per term.
+    static let currentFormat = 3
 
-    /// Every posting of `term` exactly (with `prefix`, of every term starting with it).
+    /// The key prefix of every block of `term` exactly (with `isPrefix`, of every term
+    /// starting with it).
     static func termPrefix(_ term: String, isPrefix: Bool) -> [UInt8] {
         [0x01] + Array(term.utf8) + (isPrefix ? [] : [0x00])
     }
 
-    /// Splits a posting key into term, document ID and column (`term`: the term when the
-    /// caller knows it, saving a string per key).
-    static func parsePostingKey(_ key: [UInt8], term: String? = nil) -> (term: String, documentID: String, column: Int)? {
-        guard key.count >= 4, key[0] == 0x01 else { return nil }
-        let termEnd: Int
-        if let term {
-            termEnd = 1 + term.utf8.count
-            guard termEnd < key.count, key[termEnd] == 0x00 else { return nil }
-        } else {
-            guard let found = key[1...].firstIndex(of: 0x00) else { return nil }
-            termEnd = found
-        }
-        // The column is the last byte, after the document ID's terminator.
-        let idEnd = key.count - 2
-        guard idEnd > termEnd, key[idEnd] == 0x00 else { return nil }
-        return (term ?? String(decoding: key[1..<termEnd], as: UTF8.self),
-                String(decoding: key[(termEnd + 1)..<idEnd], as: UTF8.self), Int(key[idEnd + 1]))
+    /// The key of `term`'s block starting at document `firstDocumentID` (empty: its first block).
+    static func blockKey(term: [UInt8], firstDocumentID: [UInt8]) -> [UInt8] {
+        var key: [UInt8] = [0x01]
+        key.reserveCapacity(term.count + firstDocumentID.count + 2)
+        key += term
+        key.append(0x00)
+        key += firstDocumentID
+        return key
+    }
+
+    /// The term of a block key (its bytes after the tag, up to the separator).
+    static func term(ofBlockKey key: [UInt8]) -> ArraySlice<UInt8>? {
+        guard key.first == 0x01, let end = key[1...].firstIndex(of: 0x00) else { return nil }
+        return key[1..<end]
     }
 
     static func documentKey(_ documentID: String) -> [UInt8] { [0x02] + Array(documentID.utf8) }
@@ -51,11 +53,16 @@ enum FullTextPostings {
     /// Whether key `a` sorts before `b` in the stores' (memcmp) order; `memcmp` because the
     /// generic lexicographic comparison dominated sorting a rebuild's postings.
     static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        compare(a, b) < 0
+    }
+
+    /// memcmp order of two byte strings: negative, zero or positive.
+    static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
         a.withUnsafeBytes { left in
             b.withUnsafeBytes { right in
-                guard let l = left.baseAddress, let r = right.baseAddress else { return left.count < right.count }
+                guard let l = left.baseAddress, let r = right.baseAddress else { return left.count - right.count }
                 let order = memcmp(l, r, min(left.count, right.count))
-                return order != 0 ? order < 0 : left.count < right.count
+                return order != 0 ? Int(order) : left.count - right.count
             }
         }
     }
@@ -65,49 +72,38 @@ enum FullTextPostings {
         let byteRange: Range<Int>
     }
 
-    /// Occurrences of one term in one property, encoded as they are added.
+    /// Occurrences of one term in one property, encoded as they are added: per occurrence the
+    /// position and byte start as deltas from the previous occurrence's, then the byte length.
     struct OccurrenceList {
-        private var count = 0
-        private var bytes: [UInt8] = []
+        private(set) var count = 0
+        private(set) var bytes: [UInt8] = []
+        private var lastPosition = 0
+        private var lastStart = 0
 
         mutating func append(position: Int, byteRange: Range<Int>) {
             count += 1
-            appendVarint(UInt64(position), to: &bytes)
-            appendVarint(UInt64(byteRange.lowerBound), to: &bytes)
+            appendVarint(UInt64(position - lastPosition), to: &bytes)
+            appendVarint(UInt64(byteRange.lowerBound - lastStart), to: &bytes)
             appendVarint(UInt64(byteRange.count), to: &bytes)
-        }
-
-        /// The posting value: the document's length, the count, then the occurrences.
-        func encoded(documentLength: Int) -> [UInt8] {
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count + 10)
-            appendVarint(UInt64(documentLength), to: &out)
-            appendVarint(UInt64(count), to: &out)
-            out += bytes
-            return out
+            (lastPosition, lastStart) = (position, byteRange.lowerBound)
         }
     }
 
-    /// A posting value's document length and occurrence count, without the occurrences.
-    static func decodePostingHeader(_ bytes: [UInt8]) throws -> (documentLength: Int, count: Int) {
-        var reader = VarintReader(bytes: bytes)
-        return (try reader.nextInt(), try reader.nextInt())
-    }
-
-    /// A posting value: its document's length and the occurrences.
-    static func decodePosting(_ bytes: [UInt8]) throws -> (documentLength: Int, occurrences: [Occurrence]) {
-        var reader = VarintReader(bytes: bytes)
-        let documentLength = try reader.nextInt()
-        let count = try reader.next()
-        guard count <= UInt64(bytes.count) else { throw TextAnalysisError("full-text posting is damaged") }
+    /// The occurrences encoded in `bytes[range]` (as ``OccurrenceList`` writes them).
+    static func decodeOccurrences(_ bytes: [UInt8], _ range: Range<Int>) throws -> [Occurrence] {
+        var reader = VarintReader(bytes: bytes, offset: range.lowerBound, end: range.upperBound)
         var occurrences: [Occurrence] = []
-        occurrences.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            let position = try reader.nextInt(), start = try reader.nextInt(), length = try reader.nextInt()
-            guard start <= Int.max - length else { throw TextAnalysisError("full-text posting is damaged") }
+        var position = 0, start = 0
+        while !reader.isAtEnd {
+            let (positionDelta, startDelta, length) = (try reader.nextInt(), try reader.nextInt(), try reader.nextInt())
+            guard positionDelta <= Int.max - position, startDelta <= Int.max - start, start + startDelta <= Int.max - length else {
+                throw TextAnalysisError("full-text posting is damaged")
+            }
+            position += positionDelta
+            start += startDelta
             occurrences.append(Occurrence(position: position, byteRange: start..<(start + length)))
         }
-        return (documentLength, occurrences)
+        return occurrences
     }
 
     static func encodeCounts(_ counts: [Int]) -> [UInt8] {
@@ -134,8 +130,15 @@ enum FullTextPostings {
 
     struct VarintReader {
         let bytes: [UInt8]
-        var offset = 0
-        var isAtEnd: Bool { offset >= bytes.count }
+        var offset: Int
+        let end: Int
+        var isAtEnd: Bool { offset >= end }
+
+        init(bytes: [UInt8], offset: Int = 0, end: Int? = nil) {
+            self.bytes = bytes
+            self.offset = offset
+            self.end = min(end ?? bytes.count, bytes.count)
+        }
 
         mutating func nextInt() throws -> Int {
             guard let value = Int(exactly: try next()) else {
@@ -145,9 +148,14 @@ enum FullTextPostings {
         }
 
         mutating func next() throws -> UInt64 {
+            // One byte is the common case (small deltas, counts, columns).
+            if offset < end, bytes[offset] < 0x80 {
+                defer { offset += 1 }
+                return UInt64(bytes[offset])
+            }
             var value: UInt64 = 0
             var shift: UInt64 = 0
-            while offset < bytes.count, shift < 64 {
+            while offset < end, shift < 64 {
                 let byte = bytes[offset]
                 offset += 1
                 value |= UInt64(byte & 0x7F) << shift

@@ -1,7 +1,10 @@
 import Foundation
 import LiteStorage
 
-/// Evaluates a match expression against one index's postings and ranks the documents.
+/// Evaluates a match expression against one index's posting blocks and ranks the documents.
+///
+/// Every intermediate result is a list of documents in ID (byte) order, as the blocks hold
+/// them, so AND, OR and NOT are merges of sorted lists, with no per-document table.
 ///
 /// Ranking is Okapi BM25 (k1 = 1.2, b = 0.75) over the matched terms: a term counts more the
 /// rarer it is among the indexed documents, and more occurrences count with diminishing
@@ -19,15 +22,20 @@ struct FullTextSearch {
         var count = 1
     }
 
-    /// Document ID → the words that made it match.
-    typealias Matches = [String: [Hit]]
+    /// A matching document: its ID, its indexed length, and the words that made it match.
+    struct DocumentMatch {
+        var id: [UInt8]
+        var length: Int
+        var hits: [Hit]
+    }
+
+    /// Matching documents in ID byte order.
+    typealias Matches = [DocumentMatch]
 
     let store: any ByteKeyStore
     let columns: [String]
-    /// How many documents contain each looked-up term.
+    /// How many documents contain each looked-up term (each term a prefix expanded to, too).
     private(set) var documentFrequency: [String: Int] = [:]
-    /// The indexed length (words) of each document met in a posting.
-    private(set) var documentLengths: [String: Int] = [:]
 
     /// Whether hits of plain terms carry their offsets (phrases and NEAR always decode them).
     let wantsOffsets: Bool
@@ -43,21 +51,49 @@ struct FullTextSearch {
         case .term(let term):
             return try postings(term, decodingOccurrences: wantsOffsets)
         case .phrase(let terms):
-            return try phrase(terms)
+            return try phraseOccurrences(terms).map { DocumentMatch(id: $0.id, length: $0.length, hits: $0.runs.flatMap { $0 }) }
         case .near(let operands, let distance):
             return try near(operands, distance: distance)
         case .and(let left, let right):
             let leftMatches = try evaluate(left)
             let rightMatches = try evaluate(right)
-            var result: Matches = [:]
-            for (id, hits) in leftMatches { if let more = rightMatches[id] { result[id] = hits + more } }
-            return result
+            return Self.merge(leftMatches, rightMatches, keepLeftOnly: false, keepRightOnly: false, keepBoth: true)
         case .or(let left, let right):
-            return try evaluate(left).merging(try evaluate(right)) { $0 + $1 }
+            let leftMatches = try evaluate(left)
+            let rightMatches = try evaluate(right)
+            return Self.merge(leftMatches, rightMatches, keepLeftOnly: true, keepRightOnly: true, keepBoth: true)
         case .not(let left, let right):
             let excluded = try evaluate(right)
-            return try evaluate(left).filter { excluded[$0.key] == nil }
+            return Self.merge(try evaluate(left), excluded, keepLeftOnly: true, keepRightOnly: false, keepBoth: false)
         }
+    }
+
+    /// Walks two ID-ordered lists together; a document in both gets both sides' hits.
+    private static func merge(_ left: Matches, _ right: Matches, keepLeftOnly: Bool, keepRightOnly: Bool,
+                              keepBoth: Bool) -> Matches {
+        var result: Matches = []
+        var i = 0, j = 0
+        while i < left.count, j < right.count {
+            let order = FullTextPostings.compare(left[i].id, right[j].id)
+            if order < 0 {
+                if keepLeftOnly { result.append(left[i]) }
+                i += 1
+            } else if order > 0 {
+                if keepRightOnly { result.append(right[j]) }
+                j += 1
+            } else {
+                if keepBoth {
+                    var both = left[i]
+                    both.hits += right[j].hits
+                    result.append(both)
+                }
+                i += 1
+                j += 1
+            }
+        }
+        if keepLeftOnly { result += left[i...] }
+        if keepRightOnly { result += right[j...] }
+        return result
     }
 
     /// The column a `property:` filter names: a property path as given, or its last component.
@@ -65,60 +101,79 @@ struct FullTextSearch {
         columns.firstIndex(of: name) ?? columns.firstIndex { $0.split(separator: ".").last.map(String.init) == name }
     }
 
-    /// The postings of `term`. Keys come in (term, document, column) order, so a document's
-    /// postings of one term are consecutive: its document frequency is counted without a set.
+    /// The documents holding `term` (every term it is a prefix of, for `term*`), in ID order.
     private mutating func postings(_ term: MatchTerm, decodingOccurrences: Bool = true) throws -> Matches {
         var filter: Int?
         if let name = term.column {
-            guard let index = column(named: name) else { return [:] }   // no such property: no match
+            guard let index = column(named: name) else { return [] }   // no such property: no match
             filter = index
         }
-        var matches: Matches = [:]
+        var perTerm: [Matches] = []
+        var matches: Matches = []
+        var documents = 0
+        var currentTerm: ArraySlice<UInt8> = []
+        var text = term.text
+        func finishTerm() {
+            if documents > 0 || !term.isPrefix { documentFrequency[text] = documents }
+            if !matches.isEmpty { perTerm.append(matches) }
+            (matches, documents) = ([], 0)
+        }
         let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: term.isPrefix))
         defer { cursor.close() }
-        var documents = 0
-        var previousDocument = ""
-        var prefixDocuments = Set<String>()
         while let entry = try cursor.next() {
-            guard let (text, documentID, column) = FullTextPostings.parsePostingKey(entry.key,
-                                                                                    term: term.isPrefix ? nil : term.text) else {
-                throw TextAnalysisError("full-text index data is damaged (a key cannot be read)")
-            }
             if term.isPrefix {
-                prefixDocuments.insert(documentID)   // several terms: a document comes back per term
-            } else if documentID != previousDocument || documents == 0 {
-                documents += 1
-                previousDocument = documentID
-            }
-            if let filter, filter != column { continue }
-            if decodingOccurrences {
-                let (length, occurrences) = try FullTextPostings.decodePosting(entry.value)
-                documentLengths[documentID] = length
-                for occurrence in occurrences {
-                    matches[documentID, default: []].append(Hit(term: text, column: column, position: occurrence.position,
-                                                                byteRange: occurrence.byteRange))
+                // A prefix's terms come one after another, each in document order.
+                guard let blockTerm = FullTextPostings.term(ofBlockKey: entry.key) else { throw FullTextPostingBlock.damaged }
+                if blockTerm != currentTerm {
+                    if !currentTerm.isEmpty { finishTerm() }
+                    currentTerm = blockTerm
+                    text = String(decoding: blockTerm, as: UTF8.self)
                 }
-            } else {
-                let (length, count) = try FullTextPostings.decodePostingHeader(entry.value)
-                documentLengths[documentID] = length
-                matches[documentID, default: []].append(Hit(term: text, column: column, position: -1, byteRange: 0..<0,
-                                                            count: count))
+            }
+            var reader = FullTextPostingBlock.Reader(entry.value, from: try Self.postingsOffset(entry))
+            while try reader.next() {
+                documents += 1
+                var hits: [Hit] = []
+                let length = try reader.documentPart.read { column, count, occurrences in
+                    if let filter, filter != column { return }
+                    if decodingOccurrences {
+                        for occurrence in try FullTextPostings.decodeOccurrences(reader.bytes, occurrences) {
+                            hits.append(Hit(term: text, column: column, position: occurrence.position,
+                                            byteRange: occurrence.byteRange))
+                        }
+                    } else {
+                        hits.append(Hit(term: text, column: column, position: -1, byteRange: 0..<0, count: count))
+                    }
+                }
+                if !hits.isEmpty { matches.append(DocumentMatch(id: reader.documentID, length: length, hits: hits)) }
             }
         }
-        documentFrequency[term.text] = term.isPrefix ? prefixDocuments.count : documents
-        return matches
+        finishTerm()
+        guard term.isPrefix else { return perTerm.first ?? [] }
+        // The documents of all the prefix's terms (each ranked with its own frequency).
+        return perTerm.reduce([]) { Self.merge($0, $1, keepLeftOnly: true, keepRightOnly: true, keepBoth: true) }
     }
 
-    /// Occurrences of consecutive terms: the hits of each whole occurrence.
-    private mutating func phraseOccurrences(_ terms: [MatchTerm]) throws -> [String: [[Hit]]] {
+    /// Occurrences of consecutive terms: per document, the hits of each whole occurrence.
+    private mutating func phraseOccurrences(_ terms: [MatchTerm]) throws -> [(id: [UInt8], length: Int, runs: [[Hit]])] {
         var perTerm: [Matches] = []
         for term in terms { perTerm.append(try postings(term)) }
-        guard let first = perTerm.first else { return [:] }
-        var result: [String: [[Hit]]] = [:]
-        for (documentID, starts) in first {
-            let others = perTerm.dropFirst().map { $0[documentID] ?? [] }
-            guard !others.contains(where: \.isEmpty) else { continue }
-            for start in starts {
+        guard let first = perTerm.first else { return [] }
+        var result: [(id: [UInt8], length: Int, runs: [[Hit]])] = []
+        var cursors = [Int](repeating: 0, count: perTerm.count)
+        documents: for document in first {
+            // The same document in every other term's list (all in ID order).
+            var others: [[Hit]] = []
+            for index in perTerm.indices.dropFirst() {
+                let list = perTerm[index]
+                while cursors[index] < list.count, FullTextPostings.compare(list[cursors[index]].id, document.id) < 0 {
+                    cursors[index] += 1
+                }
+                guard cursors[index] < list.count, list[cursors[index]].id == document.id else { continue documents }
+                others.append(list[cursors[index]].hits)
+            }
+            var runs: [[Hit]] = []
+            for start in document.hits {
                 var run = [start]
                 for (index, hits) in others.enumerated() {
                     let expected = start.position + terms[index + 1].offset - terms[0].offset
@@ -128,33 +183,39 @@ struct FullTextSearch {
                     }
                     run.append(next)
                 }
-                if !run.isEmpty { result[documentID, default: []].append(run) }
+                if !run.isEmpty { runs.append(run) }
             }
+            if !runs.isEmpty { result.append((id: document.id, length: document.length, runs: runs)) }
         }
         return result
     }
 
-    private mutating func phrase(_ terms: [MatchTerm]) throws -> Matches {
-        try phraseOccurrences(terms).mapValues { $0.flatMap { $0 } }
-    }
-
     /// Each operand (a term or phrase) within `distance` words of the next, in one property.
     private mutating func near(_ operands: [MatchExpression], distance: Int) throws -> Matches {
-        var spans: [[String: [[Hit]]]] = []
+        var spans: [[(id: [UInt8], length: Int, runs: [[Hit]])]] = []
         for operand in operands {
             switch operand {
-            case .term(let term): spans.append(try postings(term).mapValues { $0.map { [$0] } })
+            case .term(let term): spans.append(try postings(term).map { (id: $0.id, length: $0.length, runs: $0.hits.map { [$0] }) })
             case .phrase(let terms): spans.append(try phraseOccurrences(terms))
             default: throw TextAnalysisError("NEAR joins terms and phrases only")
             }
         }
-        guard let first = spans.first else { return [:] }
-        var result: Matches = [:]
-        for documentID in first.keys where spans.allSatisfy({ $0[documentID] != nil }) {
+        guard let first = spans.first else { return [] }
+        var result: Matches = []
+        var cursors = [Int](repeating: 0, count: spans.count)
+        documents: for document in first {
+            var perOperand = [document.runs]
+            for index in spans.indices.dropFirst() {
+                let list = spans[index]
+                while cursors[index] < list.count, FullTextPostings.compare(list[cursors[index]].id, document.id) < 0 {
+                    cursors[index] += 1
+                }
+                guard cursors[index] < list.count, list[cursors[index]].id == document.id else { continue documents }
+                perOperand.append(list[cursors[index]].runs)
+            }
             var hits: [Hit] = []
-            var satisfied = true
-            for index in 0..<(spans.count - 1) {
-                let left = spans[index][documentID] ?? [], right = spans[index + 1][documentID] ?? []
+            for index in 0..<(perOperand.count - 1) {
+                let left = perOperand[index], right = perOperand[index + 1]
                 let pairs = left.flatMap { a in right.map { b in (a, b) } }.filter { a, b in
                     guard let aFirst = a.first, let aLast = a.last, let bFirst = b.first, let bLast = b.last,
                           aFirst.column == bFirst.column else { return false }
@@ -162,57 +223,63 @@ struct FullTextSearch {
                                                                : aFirst.position - bLast.position - 1
                     return gap >= 0 && gap <= distance
                 }
-                guard !pairs.isEmpty else {
-                    satisfied = false
-                    break
-                }
+                guard !pairs.isEmpty else { continue documents }
                 for (a, b) in pairs { hits += a + b }
             }
-            if satisfied { result[documentID] = hits }
+            result.append(DocumentMatch(id: document.id, length: document.length, hits: hits))
         }
         return result
     }
 
     /// The documents holding one exact term, ranked, without offsets: the commonest query,
-    /// answered in one pass over its postings — a document's postings are consecutive, so no
-    /// per-document table is built. Nil when `term` is a prefix (its terms interleave).
-    func rankSingleTerm(_ term: MatchTerm, documentCount: Int, totalWords: Int) throws -> [FullTextHit]? {
-        guard !term.isPrefix else { return nil }
+    /// answered in one pass over its blocks, counting occurrences without decoding them.
+    func rankSingleTerm(_ term: MatchTerm, documentCount: Int, totalWords: Int, byRank: Bool) throws -> [FullTextHit] {
         var filter: Int?
         if let name = term.column {
             guard let index = column(named: name) else { return [] }
             filter = index
         }
-        var found: [(documentID: String, count: Int, length: Int)] = []
+        var ids: [String] = []
+        var counts: [Int] = [], lengths: [Int] = []
         var documents = 0
-        var previous = ""
         let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: false))
         defer { cursor.close() }
         while let entry = try cursor.next() {
-            guard let (_, documentID, column) = FullTextPostings.parsePostingKey(entry.key, term: term.text) else {
-                throw TextAnalysisError("full-text index data is damaged (a key cannot be read)")
-            }
-            let isNewDocument = documents == 0 || documentID != previous
-            if isNewDocument {
+            var reader = FullTextPostingBlock.Reader(entry.value, from: try Self.postingsOffset(entry))
+            while try reader.next() {
                 documents += 1
-                previous = documentID
-            }
-            if let filter, filter != column { continue }
-            let (length, count) = try FullTextPostings.decodePostingHeader(entry.value)
-            if let last = found.last, last.documentID == documentID {
-                found[found.count - 1].count += count
-            } else {
-                found.append((documentID, count, length))
+                var count = 0
+                let length = try reader.documentPart.read { column, occurrences, _ in
+                    if filter == nil || filter == column { count += occurrences }
+                }
+                guard count > 0 else { continue }
+                ids.append(String(decoding: reader.documentID, as: UTF8.self))
+                counts.append(count)
+                lengths.append(length)
             }
         }
         let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
-        return found.map { FullTextHit(documentID: $0.documentID, rank: weight($0.count, $0.length, documents), offsets: []) }
-            .sorted { $0.rank != $1.rank ? $0.rank > $1.rank : $0.documentID < $1.documentID }
+        let scores = (0..<ids.count).map { weight(counts[$0], lengths[$0], documents) }
+        return Self.hits(ids.count, byRank: byRank, score: { scores[$0] }) { FullTextHit(documentID: ids[$0], rank: scores[$0], offsets: []) }
+    }
+
+    /// Where a block's postings begin: past the directory in a term's first block (the one
+    /// whose key ends at the term's separator).
+    private static func postingsOffset(_ entry: ByteKeyEntry) throws -> Int {
+        entry.key.last == 0x00 ? try FullTextPostingBlock.Directory.postingsOffset(entry.value) : 0
+    }
+
+    /// `count` hits made by `make`, in ID order (as given) or best first with ties in ID order.
+    private static func hits(_ count: Int, byRank: Bool, score: (Int) -> Double,
+                             make: (Int) -> FullTextHit) -> [FullTextHit] {
+        guard byRank else { return (0..<count).map(make) }
+        let order = (0..<count).map { (score($0), $0) }.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
+        return order.map { make($0.1) }
     }
 
     /// BM25's contribution of one term: (occurrences in the document, the document's length,
     /// documents holding the term) → score.
-    private static func bm25(documentCount: Int, totalWords: Int) -> (Int, Int, Int) -> Double {
+    static func bm25(documentCount: Int, totalWords: Int) -> (Int, Int, Int) -> Double {
         let k1 = 1.2, b = 0.75
         let documents = Double(max(documentCount, 1))
         let averageLength = max(Double(totalWords) / documents, 1)
@@ -224,26 +291,35 @@ struct FullTextSearch {
         }
     }
 
-    /// The hits of `matches` ranked by BM25, best first (ties by document ID).
-    func rank(_ matches: Matches, documentCount: Int, totalWords: Int) throws -> [FullTextHit] {
+    /// The hits of `matches` ranked by BM25 (each term's occurrences in the document, summed
+    /// over its matched terms in the order first met), best first with ties in ID byte order,
+    /// or in ID order.
+    func rank(_ matches: Matches, documentCount: Int, totalWords: Int, byRank: Bool) throws -> [FullTextHit] {
         let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
-        var hits: [FullTextHit] = []
-        hits.reserveCapacity(matches.count)
-        for (documentID, words) in matches {
-            let length = documentLengths[documentID] ?? 0
-            var frequencies: [String: Int] = [:]
-            for word in words { frequencies[word.term, default: 0] += word.count }
-            var score = 0.0
-            for (term, count) in frequencies {
-                score += weight(count, length, documentFrequency[term] ?? 1)
+        var scores: [Double] = []
+        scores.reserveCapacity(matches.count)
+        for match in matches {
+            var frequencies: [(term: String, count: Int)] = []
+            for hit in match.hits {
+                if let index = frequencies.firstIndex(where: { $0.term == hit.term }) {
+                    frequencies[index].count += hit.count
+                } else {
+                    frequencies.append((hit.term, hit.count))
+                }
             }
+            var score = 0.0
+            for (term, count) in frequencies { score += weight(count, match.length, documentFrequency[term] ?? 1) }
+            scores.append(score)
+        }
+        return Self.hits(matches.count, byRank: byRank, score: { scores[$0] }) { index in
+            let words = matches[index].hits
             var offsets: [FullTextHit.Offset] = []
             if words.contains(where: { $0.position >= 0 }) {
                 offsets = Set(words.filter { $0.position >= 0 }.map { FullTextHit.Offset(column: $0.column, byteRange: $0.byteRange) })
                     .sorted { ($0.column, $0.byteRange.lowerBound) < ($1.column, $1.byteRange.lowerBound) }
             }
-            hits.append(FullTextHit(documentID: documentID, rank: score, offsets: offsets))
+            return FullTextHit(documentID: String(decoding: matches[index].id, as: UTF8.self), rank: scores[index],
+                               offsets: offsets)
         }
-        return hits.sorted { $0.rank != $1.rank ? $0.rank > $1.rank : $0.documentID < $1.documentID }
     }
 }

@@ -97,4 +97,30 @@ import TestSupport
             #expect(try sql.execute().map { $0.string(at: 0) } == ["two", "one"])
         }
     }
+
+    /// A `MATCH()` ANDed into WHERE drives the query: only its hits are read (explain says so),
+    /// and the rows are exactly those of the same condition hidden from the planner
+    /// (`NOT NOT MATCH`, which scans every document).
+    @Test(arguments: StorageEngineKind.allCases)
+    func aMatchInWhereReadsOnlyItsHits(engine: StorageEngineKind) throws {
+        try withHotels(engine) { database, _ in
+            try database.createIndex(IndexBuilder.fullTextIndex(items: FullTextIndexItem.property("description")).language("en"),
+                                     withName: "descFTS")
+            for (text, other) in [("pool", #"["=", 1, 1]"#), ("beach OR garden", #"["=", [".country"], "France"]"#),
+                                  (#"\"swimming pool\""#, #"[">", [".id"], 10000]"#), ("zyxwvut", #"["=", 1, 1]"#)] {
+                let match = #"["MATCH()", "descFTS", "\#(text)"]"#
+                func json(_ condition: String) -> String {
+                    #"{"WHAT": [["._id"], ["RANK()", "descFTS"]], "WHERE": ["AND", \#(condition), \#(other)], "#
+                        + #""ORDER_BY": [["DESC", ["RANK()", "descFTS"]], ["._id"]]}"#
+                }
+                let driven = try database.createQuery(json: json(match))
+                #expect(try driven.explain().contains("full-text index \"descFTS\""), "\(text)")
+                let scanned = try database.createQuery(json: json(#"["NOT", ["NOT", \#(match)]]"#))
+                #expect(try scanned.explain().contains("full scan"))
+                let rows = try driven.execute().map { [$0.string(at: 0) ?? "", String($0.double(at: 1))] }
+                #expect(rows == (try scanned.execute().map { [$0.string(at: 0) ?? "", String($0.double(at: 1))] }), "\(text)")
+                if text == "pool" { #expect(!rows.isEmpty) }
+            }
+        }
+    }
 }

@@ -1,0 +1,184 @@
+/// One block of a term's postings: consecutive documents in document-ID (byte) order. Per
+/// document:
+///
+/// - varint bytes shared with the previous document's ID, varint suffix length, the suffix
+///   (front coding: sequential or common-prefix IDs take a few bytes);
+/// - varint length of the document's part, then the part (``DocumentPart``): varint document
+///   length (its indexed words in all properties, for BM25 without another read), then per
+///   property holding the term: varint column, varint occurrence count, varint byte length of
+///   the occurrences, the occurrences (``FullTextPostings/OccurrenceList``) — so a reader that
+///   only counts skips them.
+///
+/// A term's first block (key `0x01 term 0x00`) starts with a directory (``Directory``): where
+/// each of its other blocks starts, so an update finds the block a document falls in with
+/// point reads only (a scan inside a RocksDB transaction costs a pass over its pending writes).
+/// A block holds the documents from its start up to the next block's start, and is closed once
+/// it passes ``targetBytes``; a document is never split across blocks.
+enum FullTextPostingBlock {
+    /// The size past which a block is closed. Small enough that rewriting one on an update is
+    /// cheap, big enough that a common term's postings take few store entries.
+    static let targetBytes = 4_096
+
+    /// Encodes documents in ID order.
+    struct Writer {
+        private(set) var bytes: [UInt8] = []
+        private(set) var firstDocumentID: [UInt8]?
+        private var lastDocumentID: [UInt8] = []
+
+        var isEmpty: Bool { firstDocumentID == nil }
+        /// Whether the next document should start another block.
+        var isFull: Bool { bytes.count >= FullTextPostingBlock.targetBytes }
+
+        init() { bytes.reserveCapacity(FullTextPostingBlock.targetBytes + 256) }
+
+        /// Appends a document's part (its ID sorts after the previous one's).
+        mutating func append(documentID: [UInt8], part: ArraySlice<UInt8>) {
+            var shared = 0
+            if firstDocumentID == nil {
+                firstDocumentID = documentID
+            } else {
+                let limit = min(documentID.count, lastDocumentID.count)
+                while shared < limit, documentID[shared] == lastDocumentID[shared] { shared += 1 }
+            }
+            FullTextPostings.appendVarint(UInt64(shared), to: &bytes)
+            FullTextPostings.appendVarint(UInt64(documentID.count - shared), to: &bytes)
+            bytes += documentID[shared...]
+            FullTextPostings.appendVarint(UInt64(part.count), to: &bytes)
+            bytes += part
+            lastDocumentID = documentID
+        }
+    }
+
+    /// Reads a block's documents in order, reusing one document-ID buffer.
+    struct Reader {
+        let bytes: [UInt8]
+        private var offset = 0
+        /// The current document's ID.
+        private(set) var documentID: [UInt8] = []
+        /// Where the current document's part is in ``bytes``.
+        private(set) var part: Range<Int> = 0..<0
+
+        /// Reads `bytes` from `offset` (past a first block's directory).
+        init(_ bytes: [UInt8], from offset: Int = 0) {
+            self.bytes = bytes
+            self.offset = offset
+        }
+
+        /// Moves to the next document; false at the end of the block.
+        mutating func next() throws -> Bool {
+            guard offset < bytes.count else { return false }
+            var reader = FullTextPostings.VarintReader(bytes: bytes, offset: offset)
+            let shared = try reader.nextInt(), suffix = try reader.nextInt()
+            guard shared <= documentID.count, suffix <= bytes.count - reader.offset else { throw FullTextPostingBlock.damaged }
+            documentID.removeSubrange(shared...)
+            documentID += bytes[reader.offset..<(reader.offset + suffix)]
+            reader.offset += suffix
+            let length = try reader.nextInt()
+            guard length <= bytes.count - reader.offset else { throw FullTextPostingBlock.damaged }
+            part = reader.offset..<(reader.offset + length)
+            offset = reader.offset + length
+            return true
+        }
+
+        /// The current document's part.
+        var documentPart: DocumentPart { DocumentPart(bytes: bytes, range: part) }
+    }
+
+    /// A document's part of a posting list: its length and the term's occurrences per property.
+    struct DocumentPart {
+        let bytes: [UInt8]
+        let range: Range<Int>
+
+        /// The document's indexed length and, per property holding the term, its column, the
+        /// occurrence count and where the occurrences are.
+        func read(_ body: (_ column: Int, _ count: Int, _ occurrences: Range<Int>) throws -> Void) throws -> Int {
+            var reader = FullTextPostings.VarintReader(bytes: bytes, offset: range.lowerBound, end: range.upperBound)
+            let documentLength = try reader.nextInt()
+            while !reader.isAtEnd {
+                let column = try reader.nextInt(), count = try reader.nextInt(), length = try reader.nextInt()
+                guard length <= reader.end - reader.offset else { throw FullTextPostingBlock.damaged }
+                try body(column, count, reader.offset..<(reader.offset + length))
+                reader.offset += length
+            }
+            return documentLength
+        }
+    }
+
+    /// One document's occurrences of one term, per property, gathered while tokenizing.
+    struct PartBuilder {
+        private var columns: [(column: Int, occurrences: FullTextPostings.OccurrenceList)] = []
+
+        /// Adds an occurrence (columns come in order, each one's occurrences in text order).
+        mutating func add(column: Int, position: Int, byteRange: Range<Int>) {
+            if columns.last?.column != column { columns.append((column, FullTextPostings.OccurrenceList())) }
+            columns[columns.count - 1].occurrences.append(position: position, byteRange: byteRange)
+        }
+
+        /// Encodes the part: the document's length, then each property's occurrences.
+        func encode(documentLength: Int, into out: inout [UInt8]) {
+            FullTextPostings.appendVarint(UInt64(documentLength), to: &out)
+            for (column, occurrences) in columns {
+                FullTextPostings.appendVarint(UInt64(column), to: &out)
+                FullTextPostings.appendVarint(UInt64(occurrences.count), to: &out)
+                FullTextPostings.appendVarint(UInt64(occurrences.bytes.count), to: &out)
+                out += occurrences.bytes
+            }
+        }
+    }
+
+    /// The start (first document ID) of each of a term's blocks after the first, ascending,
+    /// front-coded at the beginning of the first block: varint count, then per start varint
+    /// shared bytes, varint suffix length, suffix.
+    struct Directory: Equatable {
+        var starts: [[UInt8]] = []
+
+        /// Reads the directory at the beginning of a first block. - Returns: it and where the
+        /// postings begin.
+        static func read(_ bytes: [UInt8]) throws -> (Directory, postings: Int) {
+            var reader = FullTextPostings.VarintReader(bytes: bytes)
+            let count = try reader.nextInt()
+            guard count <= bytes.count else { throw FullTextPostingBlock.damaged }
+            var starts: [[UInt8]] = []
+            starts.reserveCapacity(count)
+            var previous: [UInt8] = []
+            for _ in 0..<count {
+                let shared = try reader.nextInt(), suffix = try reader.nextInt()
+                guard shared <= previous.count, suffix <= bytes.count - reader.offset else { throw FullTextPostingBlock.damaged }
+                previous = Array(previous[..<shared]) + bytes[reader.offset..<(reader.offset + suffix)]
+                reader.offset += suffix
+                starts.append(previous)
+            }
+            return (Directory(starts: starts), reader.offset)
+        }
+
+        /// Where the postings of a first block begin (its directory skipped, nothing kept).
+        static func postingsOffset(_ bytes: [UInt8]) throws -> Int {
+            var reader = FullTextPostings.VarintReader(bytes: bytes)
+            let count = try reader.nextInt()
+            for _ in 0..<min(count, bytes.count) {
+                _ = try reader.next()
+                let suffix = try reader.nextInt()
+                guard suffix <= bytes.count - reader.offset else { throw FullTextPostingBlock.damaged }
+                reader.offset += suffix
+            }
+            return reader.offset
+        }
+
+        func encoded() -> [UInt8] {
+            var out: [UInt8] = []
+            FullTextPostings.appendVarint(UInt64(starts.count), to: &out)
+            var previous: [UInt8] = []
+            for start in starts {
+                var shared = 0
+                while shared < min(start.count, previous.count), start[shared] == previous[shared] { shared += 1 }
+                FullTextPostings.appendVarint(UInt64(shared), to: &out)
+                FullTextPostings.appendVarint(UInt64(start.count - shared), to: &out)
+                out += start[shared...]
+                previous = start
+            }
+            return out
+        }
+    }
+
+    static let damaged = TextAnalysisError("full-text index data is damaged (a posting block cannot be read)")
+}
