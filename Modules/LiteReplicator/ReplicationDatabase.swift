@@ -125,6 +125,23 @@ package struct ReplicationDatabase: Sendable {
         }
     }
 
+    /// A parent to propose `revisionID` with again after a 409: the newest of `candidates`
+    /// (revisions sent whose reply was lost) that is an ancestor of the document's current
+    /// revision, still `revisionID`, and newer than `remoteAncestor`. Nil when there is none or
+    /// the document changed (it is then listed again anyway).
+    package func retryParent(id: String, revisionID: RevisionID, remoteAncestor: RevisionID?,
+                             candidates: [RevisionID]) throws -> RevisionID? {
+        guard !candidates.isEmpty, let document = try core.document(id: id), let current = document.current,
+              current.id == revisionID, let index = document.tree.index(of: current.id) else { return nil }
+        let wanted = Set(candidates)
+        for revision in document.tree.history(from: index).dropFirst() {
+            if revision.id == remoteAncestor { return nil }
+            if let remoteAncestor, revision.id.generation <= remoteAncestor.generation { return nil }
+            if wanted.contains(revision.id) { return revision.id }
+        }
+        return nil
+    }
+
     // MARK: Answering offers
 
     /// For a `changes` entry: nil when we have the revision (don't send), else the revisions
@@ -202,7 +219,11 @@ package struct ReplicationDatabase: Sendable {
         }
         let (document, _) = try core.insertRevision(id: revision.documentID, history: revision.history, body: body,
                                                     deleted: revision.deleted, markConflict: true, remoteID: remoteID)
-        return document.tree.hasConflict ? .conflicted : .saved
+        // A revision saved as a conflicting branch is a conflict even when one side is a
+        // deletion (LiteCore's puller reports `kRevIsConflict` likewise), so it is resolved
+        // rather than left behind the other branch.
+        let branched = revision.history.first.flatMap { document.tree.revision($0) }?.isConflict == true
+        return branched || document.tree.hasConflict ? .conflicted : .saved
     }
 
     /// Top-level properties 2.x bodies must not carry (LiteCore strips them from incoming
