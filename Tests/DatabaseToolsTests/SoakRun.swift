@@ -236,8 +236,8 @@ enum SoakRun {
     }
 
     /// How many documents each writer keeps: enough that no document gets near the revision
-    /// tree's depth (20) between two syncs in the 30-second run (see docs/reliability.md:
-    /// a document whose push reply was lost stays refused until it is changed past that).
+    /// tree's depth (20) between two syncs in the 30-second run; longer runs do go past it,
+    /// which is how the pulled-fork bug was found (docs/reliability.md).
     static let documentsPerWriter = 400
 
     /// Saves, updates and now and then deletes documents `<prefix>-0…` until the deadline.

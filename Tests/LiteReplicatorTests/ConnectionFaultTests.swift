@@ -81,6 +81,30 @@ import TestSupport
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func aServerRevisionWhoseHistoryDoesNotReachThePulledDeletionReplacesIt(engine: StorageEngineKind) async throws {
+        try await withClientAndServer(engine) { client, server in
+            let pull = ReplicationOptions(push: false, pull: true, remoteURL: "ws://server/db")
+            var revision = try #require(try PushProgressTests.save(server, "s", #"{"n":0}"#).revisionID)
+            #expect(await replicate(client, server, options: pull).error == nil)
+            revision = try #require(try server.saveRevision(id: "s", base: revision, deleted: true,
+                                                            policy: .failOnConflict) { _ in }?.revisionID)
+            #expect(await replicate(client, server, options: pull).error == nil)
+            #expect(try client.document(id: "s")?.isDeleted == true)
+            // The server's writer makes the document again and changes it more often than a
+            // history carries: the client's deletion is only the server's old revision, not a
+            // local change, so the server's revision must replace it (found by the 600 s soak).
+            for n in 1...25 { revision = try #require(try PushProgressTests.save(server, "s", "{\"n\":\(n)}").revisionID) }
+            let both = ReplicationOptions(push: true, pull: true, remoteURL: "ws://server/db")
+            let run = await replicate(client, server, options: both)
+            #expect(run.error == nil)
+            #expect(run.ended.filter(\.isPush).isEmpty, "pushed back: \(run.ended.filter(\.isPush).map(\.revisionID))")
+            #expect(try server.document(id: "s")?.revisionID == revision)
+            #expect(try server.document(id: "s")?.isDeleted == false)
+            try expectSame(client, server, ["s"])
+        }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func aLocalDeletionSurvivesAnOlderServerRevisionPulledBelowIt(engine: StorageEngineKind) async throws {
         try await withClientAndServer(engine) { client, server in
             let pushOnly = ReplicationOptions(push: true, pull: false, remoteURL: "ws://server/db")
