@@ -218,7 +218,8 @@ package struct ReplicationDatabase: Sendable {
                                    + "\"\(revision.documentID)\" conflicts with the current revision \(current.id)")
         }
         // The local current revision is the one this peer had: nothing changed here since.
-        let unchangedHere = remoteID.flatMap { existing?.tree.remoteRevision($0)?.id }.map { $0 == existing?.current?.id } ?? false
+        let peersRevision = remoteID.flatMap { existing?.tree.remoteRevision($0)?.id }
+        let unchangedHere = peersRevision != nil && peersRevision == existing?.current?.id
         // Only the active side marks conflicting branches, as LiteCore (`markConflict` is "has a
         // remote DB ID"): a passive side keeps what its clients push as they pushed it.
         let (document, _) = try core.insertRevision(id: revision.documentID, history: revision.history, body: body,
