@@ -114,6 +114,7 @@ package final class DroppingTCPProxy: @unchecked Sendable {
         // @unchecked: `remaining` is guarded by `lock`.
         private let lock = NSLock()
         private var remaining: Int?
+        private var cutCounted = false
 
         init(faults: ProxyFaults?, connection: Int) {
             guard let range = faults?.dropAfterBytes, let seed = faults?.seed else { return }
@@ -128,6 +129,14 @@ package final class DroppingTCPProxy: @unchecked Sendable {
                 let allowed = min(left, count)
                 remaining = left - allowed
                 return allowed
+            }
+        }
+
+        /// True the first time only: both directions may run out, the connection is cut once.
+        func countCut() -> Bool {
+            lock.withLock {
+                defer { cutCounted = true }
+                return !cutCounted
             }
         }
     }
@@ -165,7 +174,7 @@ package final class DroppingTCPProxy: @unchecked Sendable {
                 written += result
             }
             if cut {
-                lock.withLock { dropped += 1 }
+                if budget.countCut() { lock.withLock { dropped += 1 } }
                 break
             }
         }
