@@ -123,7 +123,8 @@ package enum BLIPWebSocketClient {
                 }
                 return .upgraded(try WebSocketBLIPTransport.install(
                     on: channel, role: .client, peerHeaders: peerHeaders, subprotocol: offered,
-                    maxMessageSize: options.maxMessageSize, closeTimeout: options.closeTimeout))
+                    maxMessageSize: options.maxMessageSize, closeTimeout: options.closeTimeout,
+                    heartbeat: options.heartbeat))
             }
         }
         let upgradeConfiguration = NIOTypedHTTPClientUpgradeConfiguration<Outcome>(

@@ -22,6 +22,10 @@ package struct BLIPWebSocketClientOptions: Sendable {
     package var maxMessageSize: Int
     /// How long ``WebSocketBLIPTransport/close(code:reason:)`` waits for the peer's close frame.
     package var closeTimeout: Duration
+    /// Keep-alive: a WebSocket ping this often; a ping unanswered for 10 s (or one interval, if
+    /// shorter) ends the connection as lost (``BLIPWebSocketError/connectionLost``). Nil: no
+    /// pings. Couchbase Lite's `heartbeat` (default 300 s).
+    package var heartbeat: Duration?
 
     package init(headers: HTTPHeaderFields = HTTPHeaderFields(), subprotocol: String = Self.defaultSubprotocol,
                  pinnedServerCertificate: [UInt8]? = nil, acceptOnlySelfSignedServerCertificate: Bool = false,

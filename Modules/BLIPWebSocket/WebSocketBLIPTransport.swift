@@ -39,10 +39,12 @@ package final class WebSocketBLIPTransport: BLIPTransport {
     /// Puts the frame handler at the end of an upgraded channel's pipeline. Call on the
     /// channel's event loop, from the upgrader's pipeline callback.
     static func install(on channel: any Channel, role: WebSocketFrameHandler.Role, peerHeaders: HTTPHeaderFields,
-                        subprotocol: String, maxMessageSize: Int, closeTimeout: Duration) throws -> WebSocketBLIPTransport {
+                        subprotocol: String, maxMessageSize: Int, closeTimeout: Duration,
+                        heartbeat: Duration? = nil) throws -> WebSocketBLIPTransport {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
         let handler = WebSocketFrameHandler(role: role, maxMessageSize: maxMessageSize,
-                                            closeTimeout: TimeAmount(closeTimeout), continuation: continuation)
+                                            closeTimeout: TimeAmount(closeTimeout), continuation: continuation,
+                                            heartbeat: heartbeat.map(TimeAmount.init))
         try channel.pipeline.syncOperations.addHandler(handler)
         return WebSocketBLIPTransport(incoming: stream, peerHeaders: peerHeaders, subprotocol: subprotocol,
                                       remoteAddress: channel.remoteAddress.map(Self.describe),

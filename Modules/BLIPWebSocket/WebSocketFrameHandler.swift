@@ -40,13 +40,21 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Why sends fail once the connection is over.
     private var terminalError = BLIPWebSocketError.notConnected
     private var closeTimer: Scheduled<Void>?
+    /// Keep-alive interval (nil: no pings), the repeating ping, and the deadline of the
+    /// unanswered one.
+    private let heartbeat: TimeAmount?
+    private var heartbeatTask: RepeatedTask?
+    private var pongDeadline: Scheduled<Void>?
+    /// LiteCore waits 10 s for a pong (shorter heartbeats wait one interval).
+    static let pongTimeout = TimeAmount.seconds(10)
 
     init(role: Role, maxMessageSize: Int, closeTimeout: TimeAmount,
-         continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation) {
+         continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation, heartbeat: TimeAmount? = nil) {
         self.role = role
         self.maxMessageSize = maxMessageSize
         self.closeTimeout = closeTimeout
         self.continuation = continuation
+        self.heartbeat = heartbeat
     }
 
     // MARK: Calls from the transport (on the event loop)
@@ -96,9 +104,16 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        if let heartbeat, heartbeat > .zero {
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            heartbeatTask = context.eventLoop.scheduleRepeatedTask(initialDelay: heartbeat, delay: heartbeat) { _ in
+                handler.value.beat()
+            }
+        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        stopHeartbeat()
         self.context = nil
         finishIncoming(throwing: .connectionLost)
     }
@@ -136,7 +151,8 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
                 break
             }
         case .pong:
-            break
+            pongDeadline?.cancel()
+            pongDeadline = nil
         case .connectionClose:
             peerClosed(frame, context: context)
         default:
@@ -148,6 +164,7 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         let previous = state
         state = .closed
         closeTimer?.cancel()
+        stopHeartbeat()
         switch previous {
         case .closeSent:
             finishIncoming(throwing: nil)       // we asked to close; the peer may just hang up
@@ -168,6 +185,39 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     // MARK: Helpers
+
+    /// One keep-alive tick: a ping, which must be answered within the pong timeout (or the
+    /// interval, if shorter).
+    private func beat() {
+        guard let context, case .open = state, let heartbeat else { return stopHeartbeat() }
+        if pongDeadline == nil {
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            pongDeadline = context.eventLoop.scheduleTask(in: min(heartbeat, Self.pongTimeout)) {
+                handler.value.pongMissing()
+            }
+        }
+        let ping = WebSocketFrame(fin: true, opcode: .ping, maskKey: maskKey(), data: context.channel.allocator.buffer(capacity: 0))
+        context.writeAndFlush(wrapOutboundOut(ping), promise: nil)
+    }
+
+    /// No pong in time: the peer (or the path to it) is gone though TCP has not noticed. The
+    /// connection ends as lost, so the replicator retries as after any drop (LiteCore's
+    /// heartbeat closes the socket likewise).
+    private func pongMissing() {
+        pongDeadline = nil
+        stopHeartbeat()
+        guard let context, case .open = state else { return }
+        finishIncoming(throwing: .connectionLost)
+        state = .closed
+        context.close(promise: nil)
+    }
+
+    private func stopHeartbeat() {
+        heartbeatTask?.cancel()
+        heartbeatTask = nil
+        pongDeadline?.cancel()
+        pongDeadline = nil
+    }
 
     private func deliver(_ message: [UInt8], context: ChannelHandlerContext) {
         guard message.count <= maxMessageSize else {

@@ -103,7 +103,7 @@ package struct RevisionTree: Hashable, Sendable {
         guard id.generation == parentGeneration + 1 else {
             throw DatabaseError(.badRevisionID, "revision \(id) must have generation \(parentGeneration + 1)")
         }
-        let conflict = markConflict && hasActiveLeaf(excludingBranchOf: parentIndex)
+        let conflict = markConflict && startsBranch(at: parentIndex)
         appendRevision(id, body: body, deleted: deleted, hasAttachments: hasAttachments,
                        parent: parentIndex, conflict: conflict)
         sort()
@@ -133,7 +133,7 @@ package struct RevisionTree: Hashable, Sendable {
             newCount += 1
         }
         if newCount == 0 { return 0 }
-        let conflict = markConflict && hasActiveLeaf(excludingBranchOf: commonIndex)
+        let conflict = markConflict && startsBranch(at: commonIndex)
         var parent = commonIndex
         for position in stride(from: newCount - 1, to: 0, by: -1) {
             parent = appendRevision(history[position], body: nil, deleted: false, hasAttachments: false,
@@ -250,9 +250,15 @@ package struct RevisionTree: Hashable, Sendable {
 
     // MARK: - Private
 
-    /// Whether a live leaf exists outside the branch that a new child of `parent` would extend.
-    private func hasActiveLeaf(excludingBranchOf parent: Int?) -> Bool {
-        revisions.indices.contains { $0 != parent && revisions[$0].isActive }
+    /// Whether a new child of `parent` (nil: a new root) starts or extends a conflicting branch:
+    /// its parent is not a leaf or is itself conflicting, or it is a second root (LiteCore's
+    /// rule). Deleted leaves count: a pulled revision that forks below a local deletion, or a
+    /// pulled deletion whose history does not reach the local tree, is a conflict to resolve.
+    /// Counting only live leaves let such a fork go unresolved and the wrong branch win
+    /// (deletions and updates undone in the soak test).
+    private func startsBranch(at parent: Int?) -> Bool {
+        guard let parent else { return !revisions.isEmpty }
+        return !revisions[parent].isLeaf || revisions[parent].isConflict
     }
 
     @discardableResult

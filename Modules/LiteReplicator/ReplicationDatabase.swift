@@ -125,6 +125,23 @@ package struct ReplicationDatabase: Sendable {
         }
     }
 
+    /// A parent to propose `revisionID` with again after a 409: the newest of `candidates`
+    /// (revisions sent whose reply was lost) that is an ancestor of the document's current
+    /// revision, still `revisionID`, and newer than `remoteAncestor`. Nil when there is none or
+    /// the document changed (it is then listed again anyway).
+    package func retryParent(id: String, revisionID: RevisionID, remoteAncestor: RevisionID?,
+                             candidates: [RevisionID]) throws -> RevisionID? {
+        guard !candidates.isEmpty, let document = try core.document(id: id), let current = document.current,
+              current.id == revisionID, let index = document.tree.index(of: current.id) else { return nil }
+        let wanted = Set(candidates)
+        for revision in document.tree.history(from: index).dropFirst() {
+            if revision.id == remoteAncestor { return nil }
+            if let remoteAncestor, revision.id.generation <= remoteAncestor.generation { return nil }
+            if wanted.contains(revision.id) { return revision.id }
+        }
+        return nil
+    }
+
     // MARK: Answering offers
 
     /// For a `changes` entry: nil when we have the revision (don't send), else the revisions
@@ -195,14 +212,34 @@ package struct ReplicationDatabase: Sendable {
                                                deleted: revision.deleted, body: revision.deleted ? nil : body)) {
             return .rejectedByFilter
         }
-        if !allowConflict, let existing = try core.document(id: revision.documentID),
-           let current = existing.current, !current.isDeleted, !revision.history.contains(current.id) {
+        let existing = try core.document(id: revision.documentID)
+        if !allowConflict, let current = existing?.current, !current.isDeleted, !revision.history.contains(current.id) {
             throw ReplicationError(.http, 409, "revision \(revision.history.first?.string ?? "?") of "
                                    + "\"\(revision.documentID)\" conflicts with the current revision \(current.id)")
         }
+        // The local current revision is the one this peer had: nothing changed here since.
+        let peersRevision = remoteID.flatMap { existing?.tree.remoteRevision($0)?.id }
+        let unchangedHere = peersRevision != nil && peersRevision == existing?.current?.id
+        // Only the active side marks conflicting branches, as LiteCore (`markConflict` is "has a
+        // remote DB ID"): a passive side keeps what its clients push as they pushed it.
         let (document, _) = try core.insertRevision(id: revision.documentID, history: revision.history, body: body,
-                                                    deleted: revision.deleted, markConflict: true, remoteID: remoteID)
-        return document.tree.hasConflict ? .conflicted : .saved
+                                                    deleted: revision.deleted, markConflict: remoteID != nil,
+                                                    remoteID: remoteID)
+        // A revision saved as a conflicting branch is a conflict even when one side is a
+        // deletion (LiteCore's puller reports `kRevIsConflict` likewise), so it is resolved
+        // rather than left behind the other branch.
+        let branched = revision.history.first.flatMap { document.tree.revision($0) }?.isConflict == true
+        if branched, unchangedHere, let newest = revision.history.first, let local = existing?.current?.id,
+           document.tree.revision(local)?.isLeaf == true {
+            // Not a conflict: the fork only means the peer's history no longer reaches the
+            // revision we had from it (more changes there than a history carries). The peer's
+            // revision replaces it, deletion or not. Resolving it by the default rule let an
+            // old pulled deletion win over the peer's newer revisions and pushed that back,
+            // deleting live documents on the server (found by the 600 s soak run).
+            try core.resolveConflict(id: revision.documentID, winner: newest, loser: local)
+            return .saved
+        }
+        return branched || document.tree.hasConflict ? .conflicted : .saved
     }
 
     /// Top-level properties 2.x bodies must not carry (LiteCore strips them from incoming

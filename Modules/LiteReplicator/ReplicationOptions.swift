@@ -29,6 +29,9 @@ package struct ReplicationOptions: Sendable {
     /// How long after a change of progress the checkpoint is saved (LiteCore: 5 s); the end of
     /// a replication saves at once whatever this says.
     package var checkpointSaveDelay: Duration = .seconds(5)
+    /// Revisions sent whose reply was lost with a connection: give one instance to every
+    /// session of the same replicator, so a reconnection can propose with them as parents.
+    package var unconfirmedRevisions = UnconfirmedRevisions()
 
     package init(push: Bool, pull: Bool, continuous: Bool = false, remoteURL: String) {
         self.push = push

@@ -156,6 +156,7 @@ extension ReplicationSession {
         let answers = (MessageJSON.decode(reply.body) as? [Any]) ?? []
         var wanted: [(OutgoingChange, Set<RevisionID>)] = []
         var ended: [ReplicatedDocument] = []
+        var retries: [OutgoingChange] = []
         for (index, change) in changes.enumerated() {
             let answer: Any? = index < answers.count ? answers[index] : nil
             switch mode {
@@ -171,6 +172,14 @@ extension ReplicationSession {
                     synced.withLock { $0.append((change.documentID, change.sequence, change.revisionID)) }
                 }
                 if status == 409 {
+                    if let parent = try retryParent(afterRefusalOf: change) {
+                        // Proposed again below with a revision whose reply was lost as the
+                        // parent; its sequence stays open until that answer.
+                        retries.append(OutgoingChange(documentID: change.documentID, revisionID: change.revisionID,
+                                                      sequence: change.sequence, deleted: change.deleted,
+                                                      bodySize: change.bodySize, remoteAncestor: parent))
+                        continue
+                    }
                     refused.withLock { $0 += 1 }
                     ended.append(Self.conflictEnded(change))
                 }
@@ -186,7 +195,25 @@ extension ReplicationSession {
             tracker.withLock { $0.complete { $0 == change.sequence } }
         }
         if !ended.isEmpty && isActive { onEvent(.documentsEnded(ended)) }
+        if !retries.isEmpty {
+            // Each round uses up one remembered parent per document, so this ends.
+            wanted += try await offer(retries, mode: mode, tracker: tracker, synced: synced, refused: refused)
+        }
         return wanted
+    }
+
+    /// After a 409: a revision sent earlier whose reply was lost (the peer may have saved it)
+    /// to propose `change` with as the parent instead, if the document still descends from one.
+    private func retryParent(afterRefusalOf change: OutgoingChange) throws -> RevisionID? {
+        guard let unconfirmed = options?.unconfirmedRevisions else { return nil }
+        let candidates = unconfirmed.revisions(of: change.documentID)
+        guard !candidates.isEmpty else { return nil }
+        guard let parent = try database.retryParent(id: change.documentID, revisionID: change.revisionID,
+                                                    remoteAncestor: change.remoteAncestor, candidates: candidates) else {
+            return nil
+        }
+        unconfirmed.remove(documentID: change.documentID, revision: parent)
+        return parent
     }
 
     private static func conflictEnded(_ change: OutgoingChange) -> ReplicatedDocument {
@@ -222,8 +249,14 @@ extension ReplicationSession {
                 // recording the newer one left the next proposal without a parent: 409.
                 let sequence = revision.revisionID == change.revisionID ? change.sequence : 0
                 synced.withLock { $0.append((change.documentID, sequence, revision.revisionID)) }
+                options?.unconfirmedRevisions.remove(documentID: change.documentID)
             } catch let error as ReplicationError where error.domain == .http || error.domain == .blip {
                 failure = ReplicationFailure(error)
+            } catch {
+                // No answer (the connection ended): the peer may have saved it. Remembered, so
+                // that the next proposal refused for naming an older parent can name this one.
+                options?.unconfirmedRevisions.add(documentID: change.documentID, revision: revision.revisionID)
+                throw error
             }
         } else {
             // Purged meanwhile: nothing to send.

@@ -28,6 +28,8 @@ enum SoakRun {
         var documents = 0
         var peakResidentMiB = 0
         var residentGrowthMiB = 0
+        /// The refusals by direction and error code ("push 10409": 12, …).
+        var refusalKinds: [String: Int] = [:]
 
         var description: String {
             "soak: \(Int(seconds)) s, \(writes) writes + \(childCommits) child commits, \(reads) reads, "
@@ -35,7 +37,8 @@ enum SoakRun {
                 + "\(proxyConnections) proxied connections, \(reconnects) replicator reconnects, "
                 + "\(transientRefusals) documents refused on the way and pushed later, "
                 + "\(documents) documents on each side, peak RSS \(peakResidentMiB) MiB "
-                + "(RSS growth after warm-up \(residentGrowthMiB) MiB), nothing lost"
+                + "(RSS growth after warm-up \(residentGrowthMiB) MiB), nothing lost; refusals by kind: "
+                + refusalKinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
         }
     }
 
@@ -83,10 +86,13 @@ enum SoakRun {
         let replicator = Replicator(config: replicatorConfig)
         let reconnects = Locked(0)
         let continuousErrors = Locked<[String]>([])
+        let refusalKinds = Locked<[String: Int]>([:])
         let documentToken = replicator.addDocumentReplicationListener { replication in
             for document in replication.documents {
                 if let error = document.error {
                     continuousErrors.withLock { $0.append("\(replication.isPush ? "push" : "pull") \(document.id): \(error)") }
+                    let kind = "\(replication.isPush ? "push" : "pull") \((error as? CouchbaseLiteError)?.code.rawValue ?? -1)"
+                    refusalKinds.withLock { $0[kind, default: 0] += 1 }
                 }
             }
         }
@@ -225,6 +231,7 @@ enum SoakRun {
         figures.drops = proxy.droppedCount
         figures.reconnects = reconnects.withLock { $0 }
         figures.transientRefusals = continuousErrors.withLock { $0.count } + finalRefusals
+        figures.refusalKinds = refusalKinds.withLock { $0 }
         figures.documents = expected.count
         figures.peakResidentMiB = (ProcessMemory.peakResidentBytes() ?? 0) >> 20
         figures.residentGrowthMiB = max(0, (ProcessMemory.residentBytes() ?? 0) - warmResident.withLock { $0 }) >> 20
@@ -236,8 +243,8 @@ enum SoakRun {
     }
 
     /// How many documents each writer keeps: enough that no document gets near the revision
-    /// tree's depth (20) between two syncs in the 30-second run (see docs/reliability.md:
-    /// a document whose push reply was lost stays refused until it is changed past that).
+    /// tree's depth (20) between two syncs in the 30-second run; longer runs do go past it,
+    /// which is how the pulled-fork bug was found (docs/reliability.md).
     static let documentsPerWriter = 400
 
     /// Saves, updates and now and then deletes documents `<prefix>-0…` until the deadline.

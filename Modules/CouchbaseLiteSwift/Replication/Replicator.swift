@@ -34,6 +34,8 @@ public final class Replicator: Sendable {
     }
     let state = Locked(State())
     let listenerQueue = DispatchQueue(label: "CouchbaseLite.replicator.listeners")
+    /// Pushed revisions whose reply a dropped connection lost, kept across reconnections.
+    let unconfirmedRevisions = UnconfirmedRevisions()
 
     /// Creates a replicator; it does nothing until ``start()``.
     public init(config: ReplicatorConfiguration) {
@@ -132,6 +134,7 @@ public final class Replicator: Sendable {
         options.channels = config.channels
         options.documentIDs = config.documentIDs
         options.resetCheckpoint = resetCheckpoint
+        options.unconfirmedRevisions = unconfirmedRevisions
         let database = config.database
         if let filter = config.pushFilter {
             options.pushFilter = { info in filter(try Self.document(for: info, in: database), Self.flags(info)) }

@@ -38,7 +38,9 @@ public final class ReplicatorConfiguration: @unchecked Sendable {
     public var pullFilter: (@Sendable (Document, DocumentFlags) -> Bool)?
     /// Decides conflicts found while pulling (nil: ``ConflictResolver/default``).
     public var conflictResolver: (any ConflictResolverProtocol)?
-    /// Seconds between WebSocket pings that keep an idle connection alive (default 300).
+    /// Seconds between WebSocket pings that keep an idle connection alive (default 300); a ping
+    /// unanswered for 10 s (or one interval, if shorter) counts as a dropped connection, which
+    /// is retried.
     public var heartbeat: TimeInterval = 300
     /// Connection attempts before giving up on a transient error (0: the default, 10 for a
     /// one-shot replicator, unlimited for a continuous one).

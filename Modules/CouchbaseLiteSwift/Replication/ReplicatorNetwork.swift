@@ -15,9 +15,13 @@ enum ReplicatorNetwork {
         for (name, value) in (config.authenticator?.httpHeaders() ?? [:]).sorted(by: { $0.key < $1.key }) {
             headers.add(name: name, value: value)
         }
-        let options = BLIPWebSocketClientOptions(
+        var options = BLIPWebSocketClientOptions(
             headers: headers, pinnedServerCertificate: config.pinnedServerCertificate.map { [UInt8]($0) },
             acceptOnlySelfSignedServerCertificate: config.acceptOnlySelfSignedServerCertificate)
+        // Keep-alive pings; a missing pong is a dropped connection (retried like any other).
+        if config.heartbeat > 0, config.heartbeat.isFinite {
+            options.heartbeat = .milliseconds(Int64(min(config.heartbeat, 86_400) * 1000))
+        }
         do {
             let transport = try await BLIPWebSocketClient.connect(to: url, options: options)
             // LiteCore identifies the remote (checkpoint ID, remote number) by the WebSocket URL.
