@@ -103,7 +103,24 @@ struct JSONWriter {
     mutating func writeString(_ bytes: UnsafeRawBufferPointer) {
         out.append(UInt8(ascii: "\""))
         var runStart = 0
-        for index in 0..<bytes.count {
+        var index = 0
+        // Eight bytes at a time while none needs an escape (control bytes, `"`, `\\`, DEL).
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let quotes = word ^ (ones &* 0x22)
+                let backslashes = word ^ (ones &* 0x5C)
+                let deletes = word ^ (ones &* 0x7F)
+                let special = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                    | ((deletes &- ones) & ~deletes) | ((word &- ones &* 0x20) & ~word)
+                if special & highs != 0 { break }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            defer { index += 1 }
             let byte = bytes[index]
             guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
             if index > runStart { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<index])) }

@@ -19,4 +19,37 @@ import Testing
             #expect(actual == expected, "\(literal.debugDescription)")
         }
     }
+
+    /// The writer's escaping, byte by byte, as LiteCore writes strings: `\r \n \t \" \\`,
+    /// other control bytes and DEL as `\u00xx`, everything else as is.
+    private static func referenceQuoted(_ text: String) -> String {
+        var out: [UInt8] = [0x22]
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: out += Array(#"\""#.utf8)
+            case 0x5C: out += Array(#"\\"#.utf8)
+            case 0x0D: out += Array(#"\r"#.utf8)
+            case 0x0A: out += Array(#"\n"#.utf8)
+            case 0x09: out += Array(#"\t"#.utf8)
+            case 0..<0x20, 0x7F: out += Array(String(format: #"\u%04x"#, byte).utf8)
+            default: out.append(byte)
+            }
+        }
+        out.append(0x22)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let rawPieces = ["a", "bcdefgh", "é", "東京", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "\u{7F}",
+                                    " ", "/", "12345678", "😀"]
+
+    @Test func writerEscapesAsTheByteRule() async {
+        let strings = Gen.int(in: 0...(Self.rawPieces.count - 1)).array(of: 0...40)
+        await propertyCheck(count: 500, input: strings) { picks in
+            let text = picks.map { Self.rawPieces[$0] }.joined()
+            let encoder = FleeceEncoder()
+            encoder.writeString(text)
+            let document = try FleeceDocument(bytes: try encoder.finish())
+            #expect(document.root.json() == Self.referenceQuoted(text), "\(text.debugDescription)")
+        }
+    }
 }
