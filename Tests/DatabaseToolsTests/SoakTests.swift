@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// The soak test (``SoakRun``): 30 seconds in `make test`; `make soak` runs it for
+/// The soak test (``SoakRun``): 60 seconds in `make test` (as the reliability issue asks); `make soak` runs it for
 /// `SOAK_SECONDS` (default 600).
 @Suite struct SoakTests {
     static var seconds: Double {
-        ProcessInfo.processInfo.environment["SOAK_SECONDS"].flatMap(Double.init) ?? 30
+        ProcessInfo.processInfo.environment["SOAK_SECONDS"].flatMap(Double.init) ?? 60
     }
 
     @Test func replicationUnderFaultsLosesNothing() async throws {
