@@ -45,8 +45,13 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     private let heartbeat: TimeAmount?
     private var heartbeatTask: RepeatedTask?
     private var pongDeadline: Scheduled<Void>?
-    /// LiteCore waits 10 s for a pong (shorter heartbeats wait one interval).
+    /// LiteCore waits 10 s for a pong (shorter heartbeats wait one interval, but never less
+    /// than `minimumPongWait`).
     static let pongTimeout = TimeAmount.seconds(10)
+    /// A loaded machine can take this long to answer a ping: with a wait of one short interval,
+    /// every new connection was declared dead before it was used (seen with a 0.5 s heartbeat
+    /// under the thread sanitizer), and the replicator never got through.
+    static let minimumPongWait = TimeAmount.seconds(2)
 
     init(role: Role, maxMessageSize: Int, closeTimeout: TimeAmount,
          continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation, heartbeat: TimeAmount? = nil) {
@@ -187,12 +192,12 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     // MARK: Helpers
 
     /// One keep-alive tick: a ping, which must be answered within the pong timeout (or the
-    /// interval, if shorter).
+    /// interval, if shorter, but at least `minimumPongWait`).
     private func beat() {
         guard let context, case .open = state, let heartbeat else { return stopHeartbeat() }
         if pongDeadline == nil {
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            pongDeadline = context.eventLoop.scheduleTask(in: min(heartbeat, Self.pongTimeout)) {
+            pongDeadline = context.eventLoop.scheduleTask(in: min(max(heartbeat, Self.minimumPongWait), Self.pongTimeout)) {
                 handler.value.pongMissing()
             }
         }
