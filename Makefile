@@ -23,10 +23,13 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## tsan: the whole suite under the thread sanitizer (its own build folder); any report fails it.
+## tsan: the concurrency-heavy suites under the thread sanitizer (its own build folder); any
+## report fails it. TSAN_FILTER=. runs the whole suite.
+TSAN_FILTER ?= LiteReplicatorTests|BLIPTests|BLIPWebSocketTests|FaultInjectionTests|HeartbeatTests|LiveQuery|Listener|NetworkReplication|LocalReplication|StreamingImport|SoakTests|BlobStreaming|ConnectionFault|FullTextModel
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
+	  --filter "$(TSAN_FILTER)"
 
 ## soak: the soak test for SOAK_SECONDS (default 600): replication through a connection-dropping
 ## proxy, writers and readers, a live query and a SIGKILLed writer process (docs/reliability.md).
