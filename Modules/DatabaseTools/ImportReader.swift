@@ -75,7 +75,7 @@ struct ImportReader {
         source = .lines(handle)
         try refill()
         if let first = block[lineStart...].first(where: { !Self.isWhitespace($0) }), first == UInt8(ascii: "[") {
-            try? handle.close()
+            try? handle.close()  // allowed: a file opened only for reading; nothing is lost if closing fails
             let bytes = try Self.readWhole(path)
             source = .elements(bytes, try Self.arrayElements(of: bytes, path: path).reversed())
         }
@@ -154,7 +154,7 @@ struct ImportReader {
         }
         if next.count == carried.count {
             atEndOfFile = true
-            try? handle.close()
+            try? handle.close()  // allowed: a file opened only for reading; nothing is lost if closing fails
         }
         block = next
         lineStart = 0
