@@ -42,11 +42,7 @@ enum ReplicationBenchmarks: BenchmarkArea {
             if let listener { blockOn { await listener.stop() } }
             try target?.close()
             let database = try freshDatabase("target")
-            var config = URLEndpointListenerConfiguration(database: database)
-            config.disableTLS = true
-            config.networkInterface = "127.0.0.1"
-            let started = URLEndpointListener(config: config)
-            try blockOn { try await started.start() }
+            let started = try loopbackListener(serving: database)
             target = database
             listener = started
         }, ours: {
@@ -152,11 +148,7 @@ enum ReplicationBenchmarks: BenchmarkArea {
             if let listener { blockOn { await listener.stop() } }
             try target?.close()
             let database = try freshDatabase("blobtarget")
-            var config = URLEndpointListenerConfiguration(database: database)
-            config.disableTLS = true
-            config.networkInterface = "127.0.0.1"
-            let started = URLEndpointListener(config: config)
-            try blockOn { try await started.start() }
+            let started = try loopbackListener(serving: database)
             target = database
             listener = started
         }
@@ -237,6 +229,15 @@ enum ReplicationBenchmarks: BenchmarkArea {
             done.signal()
         }
         done.wait()
+    }
+    /// A started ws:// listener on 127.0.0.1 serving `database`.
+    private static func loopbackListener(serving database: Database) throws -> URLEndpointListener {
+        var config = URLEndpointListenerConfiguration(database: database)
+        config.disableTLS = true
+        config.networkInterface = "127.0.0.1"
+        let listener = URLEndpointListener(config: config)
+        try blockOn { try await listener.start() }
+        return listener
     }
 }
 
