@@ -96,19 +96,12 @@ struct ReplicationOptions: ParsableArguments {
                 let progress = change.status.progress
                 FileHandle.standardError.write(Data("\r\(change.status.activity) \(progress.completed)/\(progress.total)   ".utf8))
             }
-            // Ctrl-C stops a continuous replicator cleanly. The source lives until the
-            // replicator has stopped (released earlier, it would swallow the signal), on a
-            // global queue since the main thread waits below.
-            var interrupt: (any DispatchSourceSignal)?
+            // Ctrl-C or SIGTERM stops a continuous replicator cleanly (checkpoint saved,
+            // database closed); the final line of counts is still printed.
             if continuous {
-                let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-                signal(SIGINT, SIG_IGN)
-                source.setEventHandler { replicator.stop() }
-                source.resume()
-                interrupt = source
+                try TerminationSignals.install().onSignal { _ in replicator.stop() }
             }
             let status = try runBlocking { await replicator.runUntilStopped() }
-            interrupt?.cancel()
             if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
             countingQueue.sync {}
             let final = counts.withLock { $0 }
@@ -183,6 +176,8 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         try ToolFailure.reporting {
+            // Caught from before the listener starts, so an early Ctrl-C also closes cleanly.
+            let signals = try TerminationSignals.install()
             let database = try openPublicDatabase(self.database)
             var config = URLEndpointListenerConfiguration(database: database)
             config.port = port
@@ -205,15 +200,7 @@ struct Serve: ParsableCommand {
                 print(certificate.certificatePEM)
             }
             fflush(nil)
-            let stopped = DispatchSemaphore(value: 0)
-            signal(SIGINT, SIG_IGN)
-            signal(SIGTERM, SIG_IGN)
-            let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
-            for source in sources {
-                source.setEventHandler { stopped.signal() }
-                source.resume()
-            }
-            stopped.wait()
+            _ = signals.wait()
             try runBlocking { await listener.stop() }
             try database.close()
         }
