@@ -40,8 +40,8 @@ let package = Package(
         // MARK: System libraries (Debian -dev packages, installed by `make deps`)
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite",
                        pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CRocksDB", path: "Modules/CRocksDB",
-                       pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
+        // RocksDB's C API, loaded with dlopen on first use rather than linked (decision Tools-12).
+        .target(name: "CRocksDB", path: "Modules/CRocksDB", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CStemmer", path: "Modules/CStemmer", providers: [.apt(["libstemmer-dev"])]),
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 

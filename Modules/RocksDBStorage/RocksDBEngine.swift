@@ -136,6 +136,7 @@ package struct RocksDBEngine: StorageEngine {
     }
 
     private static func openHandle(_ path: String, create: Bool, readOnly: Bool) throws -> RocksDBHandle {
+        try loadLibrary()
         guard let options = rocksdb_options_create(),
               let tableOptions = rocksdb_block_based_options_create() else {
             throw StorageError(.engineFailure, "RocksDB database \"\(path)\": cannot allocate options")
@@ -166,6 +167,15 @@ package struct RocksDBEngine: StorageEngine {
             throw StorageError(.engineFailure, "RocksDB database \"\(path)\": open returned no handle")
         }
         return RocksDBHandle(db: db, path: path, readOnly: readOnly, options: options, tableOptions: tableOptions)
+    }
+
+    /// Loads librocksdb if this is the process's first RocksDB database: it is not linked, so
+    /// that programs that never open one do not pay for loading it (decision Tools-12).
+    package static func loadLibrary() throws {
+        var message: UnsafeMutablePointer<CChar>?
+        guard cbl_rocksdb_load(&message) == 0 else { return }
+        defer { free(message) }
+        throw StorageError(.engineFailure, message.map { String(cString: $0) } ?? "cannot load the RocksDB library")
     }
 
     /// Whether `path` starts with SQLite's magic header (to name it in an error message).

@@ -26,8 +26,12 @@ struct ToolRunner {
     /// Runs `tool` (a built product, or with `absolute` any program's path) with `arguments` in
     /// `directory`, feeding `input` to stdin.
     static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil,
-                    input: Data? = nil, absolute: Bool = false) throws -> Result {
+                    input: Data? = nil, absolute: Bool = false,
+                    environment: [String: String] = [:]) throws -> Result {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if absolute {
             process.executableURL = URL(fileURLWithPath: tool)
         } else {

@@ -15,6 +15,11 @@ enum RawRocksDB: RawStorage {
     }
 
     static func open(_ path: String, create: Bool) throws -> (OpaquePointer, OpaquePointer, OpaquePointer) {
+        var loadError: UnsafeMutablePointer<CChar>?
+        guard cbl_rocksdb_load(&loadError) != 0 else {
+            defer { free(loadError) }
+            throw failure(loadError.map { String(cString: $0) } ?? "cannot load librocksdb")
+        }
         guard let options = rocksdb_options_create(), let table = rocksdb_block_based_options_create() else {
             throw failure("options")
         }
