@@ -69,7 +69,9 @@ package struct SQLiteEngine: StorageEngine {
             return try create(at: path, reader: options.valueReader)
         }
         let walExists = FileManager.default.fileExists(atPath: path + "-wal")
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        // stat(2), not FileManager's attribute dictionary: this runs on every open (tool start-up).
+        var status = stat()
+        let size: Int? = stat(path, &status) == 0 ? Int(status.st_size) : nil
         if size == 0 && !walExists && options.create && !options.readOnly {
             // An empty file is what a creation interrupted before its first commit leaves.
             return try create(at: path, reader: options.valueReader)
