@@ -77,14 +77,12 @@ package struct DatabaseInfo: Codable, Sendable, Hashable {
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             for name in (try? fileManager.contentsOfDirectory(atPath: path)) ?? [] {  // allowed: a size report
-                let attributes = try? fileManager.attributesOfItem(atPath: (path as NSString).appendingPathComponent(name))  // allowed: a size report
-                total += (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+                total += fileSize(atPath: (path as NSString).appendingPathComponent(name)) ?? 0
             }
             return total
         }
         for suffix in ["", "-wal", "-shm"] {
-            let attributes = try? fileManager.attributesOfItem(atPath: path + suffix)  // allowed: absent side files count 0
-            total += (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+            total += fileSize(atPath: path + suffix) ?? 0  // absent side files count 0
         }
         return total
     }

@@ -1,6 +1,7 @@
 import CRocksDB
 import Foundation
 import LiteStorage
+import LiteSupport
 
 /// The RocksDB storage engine: the same records as the SQLite engine, kept in a RocksDB folder
 /// (`db.rocksdb/`) with the layout described in ``RocksDBLayout``.
@@ -52,7 +53,7 @@ package struct RocksDBEngine: StorageEngine {
                                + "name a manifest; restore it from a backup")
         }
         let manifest = path + "/" + text.dropLast()
-        let size = (try? FileManager.default.attributesOfItem(atPath: manifest)[.size] as? Int) ?? nil
+        let size = fileSize(atPath: manifest)
         guard let size, size > 0 else {
             throw StorageError(.corrupt, "RocksDB database \"\(path)\" is damaged: its manifest "
                                + "\(text.dropLast()) is missing or empty; restore it from a backup")

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import LiteStorage
+import LiteSupport
 
 /// The SQLite storage engine: Couchbase Lite 2.x's `db.sqlite3` with LiteCore's schema, so
 /// files made by Couchbase Lite 2.x open here and ours open there.
@@ -69,9 +70,7 @@ package struct SQLiteEngine: StorageEngine {
             return try create(at: path, reader: options.valueReader)
         }
         let walExists = FileManager.default.fileExists(atPath: path + "-wal")
-        // stat(2), not FileManager's attribute dictionary: this runs on every open (tool start-up).
-        var status = stat()
-        let size: Int? = stat(path, &status) == 0 ? Int(status.st_size) : nil
+        let size = fileSize(atPath: path)
         if size == 0 && !walExists && options.create && !options.readOnly {
             // An empty file is what a creation interrupted before its first commit leaves.
             return try create(at: path, reader: options.valueReader)
