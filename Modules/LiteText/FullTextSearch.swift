@@ -157,11 +157,6 @@ struct FullTextSearch {
         var documents = 0
         var currentTerm: ArraySlice<UInt8> = []
         var number = term.isPrefix ? -1 : self.number(ofTerm: term.text)
-        func finishTerm(_ search: inout FullTextSearch) {
-            if number >= 0 { search.documentFrequency[number] = documents }
-            if !matches.isEmpty { perTerm.append(matches) }
-            (matches, documents) = ([], 0)
-        }
         let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: term.isPrefix))
         defer { cursor.close() }
         while let entry = try cursor.next() {
@@ -169,7 +164,13 @@ struct FullTextSearch {
                 // A prefix's terms come one after another, each in document order.
                 guard let blockTerm = FullTextPostings.term(ofBlockKey: entry.key) else { throw FullTextPostingBlock.damaged }
                 if blockTerm != currentTerm {
-                    if !currentTerm.isEmpty { finishTerm(&self) }
+                    if !currentTerm.isEmpty {
+                        // The previous term's list is complete (written out, not a local function: a
+                        // function capturing these variables boxes them, with a run-time check per access).
+                        documentFrequency[number] = documents
+                        if !matches.isEmpty { perTerm.append(matches) }
+                        (matches, documents) = ([], 0)
+                    }
                     currentTerm = blockTerm
                     number = self.number(ofTerm: String(decoding: blockTerm, as: UTF8.self))
                 }
@@ -193,7 +194,8 @@ struct FullTextSearch {
                 matches.append(DocumentMatch(id: idStart..<ids.count, length: length, hits: hitStart..<hitArena.count))
             }
         }
-        if number >= 0 || !matches.isEmpty { finishTerm(&self) }
+        if number >= 0 { documentFrequency[number] = documents }
+        if !matches.isEmpty { perTerm.append(matches) }
         guard term.isPrefix else { return perTerm.first ?? [] }
         // The documents of all the prefix's terms (each ranked with its own frequency).
         return perTerm.reduce([]) { merge($0, $1, keepLeftOnly: true, keepRightOnly: true, keepBoth: true) }
