@@ -288,8 +288,8 @@ struct FullTextSearch {
             guard let index = column(named: name) else { return [] }
             filter = index
         }
-        var documentIDs: [String] = []
-        var counts: [Int] = [], lengths: [Int] = []
+        // One array for the hits found (the rank needs the term's document count, known at the end).
+        var found: [(id: String, count: Int, length: Int)] = []
         var documents = 0
         let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: false))
         defer { cursor.close() }
@@ -301,16 +301,13 @@ struct FullTextSearch {
                     if filter == nil || filter == column { count += occurrences }
                 }
                 guard count > 0 else { return }
-                documentIDs.append(String(decoding: id, as: UTF8.self))
-                counts.append(count)
-                lengths.append(length)
+                found.append((String(decoding: id, as: UTF8.self), count, length))
             }
         }
         let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
-        let scores = (0..<documentIDs.count).map { weight(counts[$0], lengths[$0], documents) }
-        return Self.ordered(documentIDs.count, byRank: byRank, score: { scores[$0] }) {
-            FullTextHit(documentID: documentIDs[$0], rank: scores[$0], offsets: [])
-        }
+        let hits = found.map { FullTextHit(documentID: $0.id, rank: weight($0.count, $0.length, documents), offsets: []) }
+        guard byRank else { return hits }
+        return Self.ordered(hits.count, byRank: true, score: { hits[$0].rank }) { hits[$0] }
     }
 
     /// Where a block's postings begin: past the directory in a term's first block (the one
