@@ -121,17 +121,13 @@ package final class FullTextIndex: DocumentIndexer {
             let ordinal = gathered.ordinal(of: documentID)
             if let old = change.oldBody, let counts = try store.get(FullTextPostings.documentKey(change.documentID)) {
                 // The old body's terms lose the document (found by tokenizing it again).
-                for text in try texts(of: old, core: core) {
-                    guard let text else { continue }
-                    tokenizer.forEachToken(in: text) { term, _, _ in gathered.record(term: term, ordinal: ordinal, part: []) }
-                }
+                try gathered.remove(document: ordinal, texts: try texts(of: old, core: core), tokenizer: tokenizer)
                 try store.delete(FullTextPostings.documentKey(change.documentID))
                 gathered.documentsDelta -= 1
                 gathered.wordsDelta -= try FullTextPostings.decodeCounts(counts).reduce(0, +)
             }
-            if let new = change.newBody, let counts = try index(new, core: core, emit: { term, part in
-                gathered.record(term: term, ordinal: ordinal, part: part)
-            }) {
+            if let new = change.newBody,
+               let counts = try gathered.add(document: ordinal, texts: try texts(of: new, core: core), tokenizer: tokenizer) {
                 try store.put(FullTextPostings.documentKey(change.documentID), FullTextPostings.encodeCounts(counts))
                 gathered.documentsDelta += 1
                 gathered.wordsDelta += counts.reduce(0, +)
@@ -177,9 +173,7 @@ package final class FullTextIndex: DocumentIndexer {
 
     /// Writes gathered postings into the store and updates the totals.
     private func merge(_ gathered: FullTextPendingPostings, into store: any ByteKeyStore, knownEmpty: Bool) throws {
-        for (term, documents) in gathered.sortedTerms() {
-            try FullTextTermBlocks.merge(term: term, documents: documents, into: store, knownEmpty: knownEmpty)
-        }
+        try gathered.write(into: store, knownEmpty: knownEmpty)
         var stats = try readStats(store)
         stats.documents = max(0, stats.documents + gathered.documentsDelta)
         stats.words = max(0, stats.words + gathered.wordsDelta)
@@ -214,10 +208,8 @@ package final class FullTextIndex: DocumentIndexer {
                 root = empty.root
             }
             let ordinal = gathered.ordinal(of: Array(view.key))
-            if let counts = try index(paths.map { $0.evaluate(on: root)?.string }, emit: { term, part in
-                gathered.record(term: term, ordinal: ordinal, part: part)
-            }) {
-                try store.put(FullTextPostings.documentKey(view.keyString), FullTextPostings.encodeCounts(counts))
+            if let counts = try gathered.add(document: ordinal, texts: paths.map { $0.evaluate(on: root) }, tokenizer: tokenizer) {
+                try store.put([0x02] + view.key, FullTextPostings.encodeCounts(counts))
                 gathered.documentsDelta += 1
                 gathered.wordsDelta += counts.reduce(0, +)
             }
@@ -231,11 +223,12 @@ package final class FullTextIndex: DocumentIndexer {
         try merge(gathered, into: store, knownEmpty: storeIsEmpty)
     }
 
-    /// The text of each indexed property of a body (nil where it is missing or not a string).
-    private func texts(of body: [UInt8], core: DatabaseCore) throws -> [String?] {
+    /// Each indexed property's value in a body (nil where it is missing; values that are not
+    /// strings are not indexed).
+    private func texts(of body: [UInt8], core: DatabaseCore) throws -> [FleeceValue?] {
         let document = try FleeceDocument(bytes: body.isEmpty ? StoredDocument.emptyDictionary : body,
                                           sharedKeys: core.sharedKeys, trusted: true)
-        return paths.map { $0.evaluate(on: document.root)?.string }
+        return paths.map { $0.evaluate(on: document.root) }
     }
 
     /// How many bytes of postings a rebuild gathers before writing them.
@@ -243,40 +236,6 @@ package final class FullTextIndex: DocumentIndexer {
     /// How many bytes of postings a transaction gathers before merging them (it merges the
     /// rest before it commits).
     private static let pendingBytes = 16 << 20
-
-    private func index(_ body: [UInt8], core: DatabaseCore,
-                       emit: (_ term: String, _ part: ArraySlice<UInt8>) throws -> Void) throws -> [Int]? {
-        try index(try texts(of: body, core: core), emit: emit)
-    }
-
-    /// Tokenizes a document's texts and hands each term's part (``FullTextPostingBlock/DocumentPart``)
-    /// to `emit`.
-    /// - Returns: the word count per property, or nil when no property is a string.
-    ///
-    /// Occurrences are encoded as they are met, per distinct term, so a huge text (a 10 MB
-    /// property) needs a few bytes per word and nothing per token object.
-    private func index(_ texts: [String?], emit: (_ term: String, _ part: ArraySlice<UInt8>) throws -> Void) throws -> [Int]? {
-        guard texts.contains(where: { $0 != nil }) else { return nil }
-        var counts = [Int](repeating: 0, count: texts.count)
-        var byTerm: [String: FullTextPostingBlock.PartBuilder] = [:]
-        byTerm.reserveCapacity(32)   // most texts are short: no regrowth per document
-        for (column, text) in texts.enumerated() {
-            guard let text else { continue }
-            tokenizer.forEachToken(in: text) { term, position, byteRange in
-                counts[column] += 1
-                byTerm[term, default: FullTextPostingBlock.PartBuilder()].add(column: column, position: position,
-                                                                              byteRange: byteRange)
-            }
-        }
-        let total = counts.reduce(0, +)
-        var part: [UInt8] = []
-        for (term, builder) in byTerm {
-            part.removeAll(keepingCapacity: true)
-            builder.encode(documentLength: total, into: &part)
-            try emit(term, part[...])
-        }
-        return counts
-    }
 
     /// The index's totals, the highest document sequence it has seen, and its posting format.
     private struct Stats {

@@ -1,104 +1,244 @@
+import Fleece
+import LiteStorage
+
 /// Postings gathered in memory before they are merged into the term blocks, so each block is
 /// written once per batch instead of once per document: during a rebuild, and during a write
 /// transaction (merged just before it commits, see ``FullTextIndex``).
 ///
-/// Per term, one byte buffer of records in the order met: varint document ordinal, varint part
-/// length, the document's part (``FullTextPostingBlock/DocumentPart``); an empty part says the
-/// document no longer holds the term. A document met twice keeps its last record.
+/// Terms are numbered by a ``FullTextTermTable``. Records go to one log in the order met:
+/// varint term number, varint document ordinal, varint part length, the document's part (see
+/// ``FullTextPostingBlock``); an empty part says the document no longer holds the term. A
+/// document met twice keeps its last record. Writing sorts the log by term with a counting
+/// sort (each term's byte count is kept as records come), so each term's records are
+/// contiguous — one sequential buffer instead of an array per term, whose headers cost a
+/// cache miss per record.
 struct FullTextPendingPostings {
     /// Names the write transaction that gathers (stored under ``FullTextPostings/pendingKey``
     /// inside it: a rolled-back transaction takes it away, and these postings with it).
     let token: [UInt8]
-    /// Document IDs by ordinal, in the order met.
-    private(set) var documentIDs: [[UInt8]] = []
+    /// Document IDs by ordinal, in the order met, one after another (no object per ID: a
+    /// rebuild reads them back term by term, and an object each cost a cache miss per posting).
+    private var idBytes: [UInt8] = []
+    /// Where each ID ends in `idBytes`.
+    private var idEnds: [Int] = []
     /// Ordinals by ID, when a document may be met twice (a transaction); nil for a rebuild.
     private var ordinals: [[UInt8]: Int]?
     /// Whether the IDs were met in ascending order, each once.
     private var isAscending = true
-    private var terms: [String: TermRecords] = [:]
-    /// Bytes held, roughly (to merge before memory grows without bound).
-    private(set) var estimatedBytes = 0
+    private var termTable = FullTextTermTable()
+    /// Every record, in the order met.
+    private var log: [UInt8] = []
+    /// Per term number: the bytes its records take in the log (without the term numbers), the
+    /// last document ordinal recorded, and whether ordinals came out of order or repeated.
+    private var termBytes: [Int] = []
+    private var lastOrdinals: [Int] = []
+    private var needsSort: [Bool] = []
+    /// The current document's occurrences while it is tokenized.
+    private var document = FullTextDocumentTerms()
 
     /// Changes to the index's totals, and the highest document sequence seen.
     var documentsDelta = 0
     var wordsDelta = 0
     var sequence = 0
 
-    fileprivate struct TermRecords {
-        var bytes: [UInt8] = []
-        var lastOrdinal = -1
-        /// Whether ordinals were appended out of order or repeated.
-        var needsSort = false
-    }
-
     init(token: [UInt8], documentsMayRepeat: Bool) {
         self.token = token
         ordinals = documentsMayRepeat ? [:] : nil
     }
 
-    var isEmpty: Bool { terms.isEmpty }
+    var isEmpty: Bool { log.isEmpty }
+
+    /// Bytes held, roughly (to merge before memory grows without bound); the log counts
+    /// twice, as writing copies it.
+    var estimatedBytes: Int { 2 * log.count + idBytes.count + idEnds.count * 8 + termTable.estimatedBytes + termBytes.count * 24 }
 
     /// The ordinal of document `id` (a new one the first time).
     mutating func ordinal(of id: [UInt8]) -> Int {
         if let known = ordinals?[id] { return known }
-        if let last = documentIDs.last, isAscending, !FullTextPostings.precedes(last, id) { isAscending = false }
-        documentIDs.append(id)
-        ordinals?[id] = documentIDs.count - 1
-        estimatedBytes += id.count + 48
-        return documentIDs.count - 1
+        if isAscending, !idEnds.isEmpty, !documentID(idEnds.count - 1).lexicographicallyPrecedes(id) {
+            isAscending = false
+        }
+        idBytes += id
+        idEnds.append(idBytes.count)
+        ordinals?[id] = idEnds.count - 1
+        return idEnds.count - 1
     }
 
-    /// Records document `ordinal`'s part for `term` (empty: it no longer holds the term).
-    mutating func record(term: String, ordinal: Int, part: ArraySlice<UInt8>) {
-        let before = terms.count
-        terms[term, default: TermRecords()].append(ordinal: ordinal, part: part)
-        estimatedBytes += part.count + 4 + (terms.count > before ? term.utf8.count + 64 : 0)
+    /// The ID of document `ordinal`.
+    private func documentID(_ ordinal: Int) -> ArraySlice<UInt8> {
+        idBytes[(ordinal == 0 ? 0 : idEnds[ordinal - 1])..<idEnds[ordinal]]
     }
 
-    /// Every term's documents in ID order (the last record of each), terms in byte order.
-    func sortedTerms() -> [(term: [UInt8], documents: [(id: [UInt8], part: ArraySlice<UInt8>)])] {
+    /// Tokenizes a document's indexed properties (`texts`, by column; nil or not a string:
+    /// not indexed) and records its part for each of its terms.
+    ///
+    /// - Returns: the word count per property, or nil when no property is a string.
+    mutating func add(document ordinal: Int, texts: [FleeceValue?], tokenizer: TextTokenizer) throws -> [Int]? {
+        guard let counts = try tokenize(texts, tokenizer: tokenizer) else { return nil }
+        document.encodeParts(documentLength: counts.reduce(0, +))
+        for index in 0..<document.termCount {
+            let (term, part) = (document.term(at: index), document.part(at: index))
+            record(term: term, ordinal: ordinal, part: part)
+        }
+        return counts
+    }
+
+    /// Records that document `ordinal` no longer holds the terms of `texts`.
+    mutating func remove(document ordinal: Int, texts: [FleeceValue?], tokenizer: TextTokenizer) throws {
+        guard try tokenize(texts, tokenizer: tokenizer) != nil else { return }
+        for index in 0..<document.termCount {
+            let term = document.term(at: index)
+            record(term: term, ordinal: ordinal, part: [])
+        }
+    }
+
+    /// Tokenizes the texts into `document`. - Returns: the word count per property, or nil
+    /// when no property is a string.
+    private mutating func tokenize(_ texts: [FleeceValue?], tokenizer: TextTokenizer) throws -> [Int]? {
+        guard texts.contains(where: { $0?.type == .string }) else { return nil }
+        document.reset()
+        var counts = [Int](repeating: 0, count: texts.count)
+        for (column, text) in texts.enumerated() {
+            guard let text, text.type == .string else { continue }
+            var position = 0   // stop words take a position too (a phrase across one still matches)
+            try text.withPayload { raw in
+                let bytes = raw.assumingMemoryBound(to: UInt8.self)
+                try TextTokenizer.forEachWordRange(in: bytes) { range in
+                    defer { position += 1 }
+                    let term = termTable.term(ofWord: bytes[range], tokenizer: tokenizer)
+                    guard term != FullTextTermTable.stopWord else { return }
+                    counts[column] += 1
+                    try document.add(term: term, column: column, position: position, byteRange: range)
+                }
+            }
+        }
+        return counts
+    }
+
+    /// Records document `ordinal`'s part for term number `term` (empty: it no longer holds it).
+    private mutating func record(term: Int32, ordinal: Int, part: ArraySlice<UInt8>) {
+        let number = Int(term)
+        if number >= termBytes.count {
+            let added = number + 1 - termBytes.count
+            termBytes += repeatElement(0, count: added)
+            lastOrdinals += repeatElement(-1, count: added)
+            needsSort += repeatElement(false, count: added)
+        }
+        if ordinal <= lastOrdinals[number] { needsSort[number] = true }
+        lastOrdinals[number] = ordinal
+        FullTextPostings.appendVarint(UInt64(number), to: &log)
+        let start = log.count
+        FullTextPostings.appendVarint(UInt64(ordinal), to: &log)
+        FullTextPostings.appendVarint(UInt64(part.count), to: &log)
+        log += part
+        termBytes[number] += log.count - start
+    }
+
+    /// Writes every term's postings into its blocks, terms in byte order (a B-tree takes
+    /// sorted inserts faster). `knownEmpty`: no term has blocks yet (a rebuild's first round);
+    /// a term whose documents came in ID order, each once, is then encoded straight into
+    /// blocks, with no merge.
+    func write(into store: any ByteKeyStore, knownEmpty: Bool) throws {
         // The rank of each ordinal in document-ID order.
-        var rank = Array(0..<documentIDs.count)
+        var rank = Array(0..<idEnds.count)
         if !isAscending {
-            let order = rank.sorted { FullTextPostings.precedes(documentIDs[$0], documentIDs[$1]) }
+            let order = rank.sorted { documentID($0).lexicographicallyPrecedes(documentID($1)) }
             for (position, ordinal) in order.enumerated() { rank[ordinal] = position }
         }
-        let names = terms.keys.map { (Array($0.utf8), $0) }.sorted { FullTextPostings.precedes($0.0, $1.0) }
-        return names.map { bytes, name in
-            guard let records = terms[name] else { return (bytes, []) }
-            return (bytes, records.documents(documentIDs: documentIDs, rank: rank, sorted: isAscending && !records.needsSort))
+        let terms = termTable.terms
+        let order = termBytes.indices.filter { termBytes[$0] > 0 }.sorted { FullTextPostings.precedes(terms[$0], terms[$1]) }
+        let sortedLog = sortedByTerm(order)
+        var start = 0
+        for number in order {
+            let records = TermRecords(bytes: sortedLog, range: start..<(start + termBytes[number]))
+            start += termBytes[number]
+            let sorted = isAscending && !needsSort[number]
+            if knownEmpty && sorted {
+                try FullTextTermBlocks.write(term: terms[number], pieces: records.blocks(idBytes: idBytes, idEnds: idEnds),
+                                             into: store)
+            } else {
+                try FullTextTermBlocks.merge(term: terms[number],
+                                             documents: records.documents(documentIDs: { Array(documentID($0)) }, rank: rank,
+                                                                          sorted: sorted),
+                                             into: store, knownEmpty: knownEmpty)
+            }
         }
+    }
+
+    /// The log's records without their term numbers, each term's together in `order` (a
+    /// counting sort: every term's size is known), each term's in the order met.
+    private func sortedByTerm(_ order: [Int]) -> [UInt8] {
+        var next = [Int](repeating: 0, count: termBytes.count)
+        var total = 0
+        for number in order {
+            next[number] = total
+            total += termBytes[number]
+        }
+        var sorted = [UInt8](repeating: 0, count: total)
+        sorted.withUnsafeMutableBufferPointer { out in
+            log.withUnsafeBufferPointer { log in
+                var offset = 0
+                while offset < log.count {
+                    let number = trustedVarint(log, &offset)
+                    let start = offset
+                    _ = trustedVarint(log, &offset)
+                    let length = trustedVarint(log, &offset)
+                    offset = min(log.count, offset + length)
+                    let count = offset - start
+                    guard number < next.count, next[number] + count <= out.count, let from = log.baseAddress,
+                          let to = out.baseAddress else { continue }
+                    (to + next[number]).update(from: from + start, count: count)
+                    next[number] += count
+                }
+            }
+        }
+        return sorted
     }
 }
 
-extension FullTextPendingPostings.TermRecords {
-    mutating func append(ordinal: Int, part: ArraySlice<UInt8>) {
-        if ordinal <= lastOrdinal { needsSort = true }
-        lastOrdinal = ordinal
-        FullTextPostings.appendVarint(UInt64(ordinal), to: &bytes)
-        FullTextPostings.appendVarint(UInt64(part.count), to: &bytes)
-        bytes += part
+/// One term's records in the sorted log (as ``FullTextPendingPostings`` writes them, without
+/// the term number): varint document ordinal, varint part length, the part.
+private struct TermRecords {
+    let bytes: [UInt8]
+    let range: Range<Int>
+
+    /// The records, one per document in ID order, encoded as blocks
+    /// (``FullTextPostingBlock/Writer``), closed as they fill; removals (empty parts) left out.
+    func blocks(idBytes: [UInt8], idEnds: [Int]) -> [FullTextPostingBlock.Writer] {
+        var pieces: [FullTextPostingBlock.Writer] = []
+        var writer = FullTextPostingBlock.Writer(expectedBytes: range.count)
+        idBytes.withUnsafeBufferPointer { ids in
+            bytes.withUnsafeBufferPointer { all in
+                let records = UnsafeBufferPointer(rebasing: all[range])
+                var offset = 0
+                while offset < records.count {
+                    let ordinal = trustedVarint(records, &offset), length = trustedVarint(records, &offset)
+                    let end = min(offset + length, records.count)
+                    if end > offset {
+                        if writer.isFull {
+                            pieces.append(writer)
+                            writer = FullTextPostingBlock.Writer(expectedBytes: records.count - offset)
+                        }
+                        let id = ids[(ordinal == 0 ? 0 : idEnds[ordinal - 1])..<idEnds[ordinal]]
+                        writer.append(documentID: UnsafeBufferPointer(rebasing: id),
+                                      part: UnsafeBufferPointer(rebasing: records[offset..<end]))
+                    }
+                    offset = end
+                }
+            }
+        }
+        if !writer.isEmpty { pieces.append(writer) }
+        return pieces
     }
 
     /// The records as (document ID, part), in ID order, one per document (its last).
-    func documents(documentIDs: [[UInt8]], rank: [Int], sorted: Bool) -> [(id: [UInt8], part: ArraySlice<UInt8>)] {
-        // The records were written by `append` in this process: they always decode.
+    func documents(documentIDs: (Int) -> [UInt8], rank: [Int], sorted: Bool) -> [(id: [UInt8], part: ArraySlice<UInt8>)] {
         var records: [(ordinal: Int, part: ArraySlice<UInt8>)] = []
-        var offset = 0
-        func varint() -> Int {
-            var value = 0, shift = 0
-            while offset < bytes.count {
-                let byte = bytes[offset]
-                offset += 1
-                value |= Int(byte & 0x7F) << shift
-                if byte < 0x80 { break }
-                shift += 7
-            }
-            return value
-        }
-        while offset < bytes.count {
-            let ordinal = varint(), length = varint()
-            let end = min(offset + length, bytes.count)
+        let slice = bytes[range]
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let ordinal = trustedVarint(slice, &offset), length = trustedVarint(slice, &offset)
+            let end = min(offset + length, range.upperBound)
             records.append((ordinal, bytes[offset..<end]))
             offset = end
         }
@@ -115,6 +255,21 @@ extension FullTextPendingPostings.TermRecords {
             }
             records = unique
         }
-        return records.map { (documentIDs[$0.ordinal], $0.part) }
+        return records.map { (documentIDs($0.ordinal), $0.part) }
     }
+}
+
+/// The varint at `offset` in `bytes`, which this process wrote (the pending log and its sorted
+/// copy), so it always decodes; `offset` moves past it (never past the end).
+private func trustedVarint<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: inout Int) -> Int
+    where Bytes.Index == Int {
+    var value = 0, shift = 0
+    while offset < bytes.endIndex, shift < 64 {
+        let byte = bytes[offset]
+        offset += 1
+        value |= Int(byte & 0x7F) << shift
+        if byte < 0x80 { break }
+        shift += 7
+    }
+    return value
 }

@@ -3,10 +3,11 @@
 ///
 /// - varint bytes shared with the previous document's ID, varint suffix length, the suffix
 ///   (front coding: sequential or common-prefix IDs take a few bytes);
-/// - varint length of the document's part, then the part (``DocumentPart``): varint document
+/// - varint length of the document's part, then the part: varint document
 ///   length (its indexed words in all properties, for BM25 without another read), then per
 ///   property holding the term: varint column, varint occurrence count, varint byte length of
-///   the occurrences, the occurrences (``FullTextPostings/OccurrenceList``) — so a reader that
+///   the occurrences, the occurrences (per occurrence varint position and byte-start deltas from
+///   the previous one's, then the byte length; see ``FullTextDocumentTerms``) — so a reader that
 ///   only counts skips them.
 ///
 /// A term's first block (key `0x01 term 0x00`) starts with a directory (``Directory``): where
@@ -29,23 +30,30 @@ enum FullTextPostingBlock {
         /// Whether the next document should start another block.
         var isFull: Bool { bytes.count >= FullTextPostingBlock.targetBytes }
 
-        init() { bytes.reserveCapacity(FullTextPostingBlock.targetBytes + 256) }
+        /// A writer for about `expectedBytes` of postings (at most a block's worth is reserved).
+        init(expectedBytes: Int = FullTextPostingBlock.targetBytes) {
+            bytes.reserveCapacity(min(expectedBytes, FullTextPostingBlock.targetBytes) + 256)
+        }
 
         /// Appends a document's part (its ID sorts after the previous one's).
-        mutating func append(documentID: [UInt8], part: ArraySlice<UInt8>) {
+        mutating func append<ID: RandomAccessCollection<UInt8>, Part: Collection<UInt8>>(documentID: ID, part: Part)
+            where ID.Index == Int {
             var shared = 0
             if firstDocumentID == nil {
-                firstDocumentID = documentID
+                firstDocumentID = Array(documentID)
             } else {
                 let limit = min(documentID.count, lastDocumentID.count)
-                while shared < limit, documentID[shared] == lastDocumentID[shared] { shared += 1 }
+                let start = documentID.startIndex
+                while shared < limit, documentID[start + shared] == lastDocumentID[shared] { shared += 1 }
             }
             FullTextPostings.appendVarint(UInt64(shared), to: &bytes)
             FullTextPostings.appendVarint(UInt64(documentID.count - shared), to: &bytes)
-            bytes += documentID[shared...]
+            bytes += documentID.dropFirst(shared)
             FullTextPostings.appendVarint(UInt64(part.count), to: &bytes)
             bytes += part
-            lastDocumentID = documentID
+            // A copy into the writer's own buffer: no reference to the caller's array is kept.
+            lastDocumentID.removeAll(keepingCapacity: true)
+            lastDocumentID += documentID
         }
     }
 
@@ -78,51 +86,6 @@ enum FullTextPostingBlock {
             part = reader.offset..<(reader.offset + length)
             offset = reader.offset + length
             return true
-        }
-
-        /// The current document's part.
-        var documentPart: DocumentPart { DocumentPart(bytes: bytes, range: part) }
-    }
-
-    /// A document's part of a posting list: its length and the term's occurrences per property.
-    struct DocumentPart {
-        let bytes: [UInt8]
-        let range: Range<Int>
-
-        /// The document's indexed length and, per property holding the term, its column, the
-        /// occurrence count and where the occurrences are.
-        func read(_ body: (_ column: Int, _ count: Int, _ occurrences: Range<Int>) throws -> Void) throws -> Int {
-            var reader = FullTextPostings.VarintReader(bytes: bytes, offset: range.lowerBound, end: range.upperBound)
-            let documentLength = try reader.nextInt()
-            while !reader.isAtEnd {
-                let column = try reader.nextInt(), count = try reader.nextInt(), length = try reader.nextInt()
-                guard length <= reader.end - reader.offset else { throw FullTextPostingBlock.damaged }
-                try body(column, count, reader.offset..<(reader.offset + length))
-                reader.offset += length
-            }
-            return documentLength
-        }
-    }
-
-    /// One document's occurrences of one term, per property, gathered while tokenizing.
-    struct PartBuilder {
-        private var columns: [(column: Int, occurrences: FullTextPostings.OccurrenceList)] = []
-
-        /// Adds an occurrence (columns come in order, each one's occurrences in text order).
-        mutating func add(column: Int, position: Int, byteRange: Range<Int>) {
-            if columns.last?.column != column { columns.append((column, FullTextPostings.OccurrenceList())) }
-            columns[columns.count - 1].occurrences.append(position: position, byteRange: byteRange)
-        }
-
-        /// Encodes the part: the document's length, then each property's occurrences.
-        func encode(documentLength: Int, into out: inout [UInt8]) {
-            FullTextPostings.appendVarint(UInt64(documentLength), to: &out)
-            for (column, occurrences) in columns {
-                FullTextPostings.appendVarint(UInt64(column), to: &out)
-                FullTextPostings.appendVarint(UInt64(occurrences.count), to: &out)
-                FullTextPostings.appendVarint(UInt64(occurrences.bytes.count), to: &out)
-                out += occurrences.bytes
-            }
         }
     }
 
@@ -178,6 +141,42 @@ enum FullTextPostingBlock {
             }
             return out
         }
+    }
+
+    /// Calls `body` with each document of a block from `offset` (past a first block's
+    /// directory): its ID and its part, both valid only during the call.
+    /// Reads the block in place; one ID buffer is reused for the front-coded IDs.
+    static func forEachDocument(in block: [UInt8], from offset: Int,
+                                _ body: (_ id: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        var id: [UInt8] = []
+        try block.withUnsafeBufferPointer { bytes in
+            var reader = FullTextPostings.UnsafeVarintReader(bytes, from: offset)
+            while !reader.isAtEnd {
+                let shared = try reader.nextInt(), suffix = try reader.nextInt()
+                guard shared <= id.count, suffix <= reader.remaining else { throw damaged }
+                id.removeLast(id.count - shared)
+                id.append(contentsOf: reader.take(suffix))
+                let length = try reader.nextInt()
+                guard length <= reader.remaining else { throw damaged }
+                let part = reader.take(length)
+                try id.withUnsafeBufferPointer { try body($0, part) }
+            }
+        }
+    }
+
+    /// Reads a document's part in place: calls `body` with each property
+    /// holding the term — its column, occurrence count and encoded occurrences.
+    /// - Returns: the document's indexed length.
+    static func readPart(_ part: UnsafeBufferPointer<UInt8>,
+                         _ body: (_ column: Int, _ count: Int, _ occurrences: UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Int {
+        var reader = FullTextPostings.UnsafeVarintReader(part, from: 0)
+        let documentLength = try reader.nextInt()
+        while !reader.isAtEnd {
+            let column = try reader.nextInt(), count = try reader.nextInt(), length = try reader.nextInt()
+            guard length <= reader.remaining else { throw damaged }
+            try body(column, count, reader.take(length))
+        }
+        return documentLength
     }
 
     static let damaged = TextAnalysisError("full-text index data is damaged (a posting block cannot be read)")

@@ -67,45 +67,6 @@ enum FullTextPostings {
         }
     }
 
-    struct Occurrence: Equatable {
-        let position: Int
-        let byteRange: Range<Int>
-    }
-
-    /// Occurrences of one term in one property, encoded as they are added: per occurrence the
-    /// position and byte start as deltas from the previous occurrence's, then the byte length.
-    struct OccurrenceList {
-        private(set) var count = 0
-        private(set) var bytes: [UInt8] = []
-        private var lastPosition = 0
-        private var lastStart = 0
-
-        mutating func append(position: Int, byteRange: Range<Int>) {
-            count += 1
-            appendVarint(UInt64(position - lastPosition), to: &bytes)
-            appendVarint(UInt64(byteRange.lowerBound - lastStart), to: &bytes)
-            appendVarint(UInt64(byteRange.count), to: &bytes)
-            (lastPosition, lastStart) = (position, byteRange.lowerBound)
-        }
-    }
-
-    /// The occurrences encoded in `bytes[range]` (as ``OccurrenceList`` writes them).
-    static func decodeOccurrences(_ bytes: [UInt8], _ range: Range<Int>) throws -> [Occurrence] {
-        var reader = VarintReader(bytes: bytes, offset: range.lowerBound, end: range.upperBound)
-        var occurrences: [Occurrence] = []
-        var position = 0, start = 0
-        while !reader.isAtEnd {
-            let (positionDelta, startDelta, length) = (try reader.nextInt(), try reader.nextInt(), try reader.nextInt())
-            guard positionDelta <= Int.max - position, startDelta <= Int.max - start, start + startDelta <= Int.max - length else {
-                throw TextAnalysisError("full-text posting is damaged")
-            }
-            position += positionDelta
-            start += startDelta
-            occurrences.append(Occurrence(position: position, byteRange: start..<(start + length)))
-        }
-        return occurrences
-    }
-
     static func encodeCounts(_ counts: [Int]) -> [UInt8] {
         var out: [UInt8] = []
         for count in counts { appendVarint(UInt64(count), to: &out) }
@@ -119,13 +80,78 @@ enum FullTextPostings {
         return counts
     }
 
+    @inline(__always)
     static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+        if value < 0x80 { return out.append(UInt8(value)) }   // the common case: small deltas and counts
         var value = value
         while value >= 0x80 {
             out.append(UInt8(value & 0x7F) | 0x80)
             value >>= 7
         }
         out.append(UInt8(value))
+    }
+
+    /// Calls `body` with each occurrence encoded in `bytes` (as ``FullTextDocumentTerms``
+    /// writes them): its word position and UTF-8 byte range.
+    static func forEachOccurrence(in bytes: UnsafeBufferPointer<UInt8>,
+                                  _ body: (_ position: Int, _ byteRange: Range<Int>) throws -> Void) throws {
+        var reader = UnsafeVarintReader(bytes, from: 0)
+        var position = 0, start = 0
+        while !reader.isAtEnd {
+            let (positionDelta, startDelta, length) = (try reader.nextInt(), try reader.nextInt(), try reader.nextInt())
+            guard positionDelta <= Int.max - position, startDelta <= Int.max - start, start + startDelta <= Int.max - length else {
+                throw TextAnalysisError("full-text posting is damaged")
+            }
+            position += positionDelta
+            start += startDelta
+            try body(position, start..<(start + length))
+        }
+    }
+
+    /// Reads varints from bytes in place (a block being searched); each read is checked
+    /// against the end, so damaged data throws instead of reading past it.
+    struct UnsafeVarintReader {
+        private let bytes: UnsafeBufferPointer<UInt8>
+        private var offset: Int
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) {
+            self.bytes = bytes
+            self.offset = min(max(offset, 0), bytes.count)
+        }
+
+        var isAtEnd: Bool { offset >= bytes.count }
+        /// Bytes left to read.
+        var remaining: Int { bytes.count - offset }
+
+        /// The next `count` bytes (at most ``remaining``), skipped.
+        mutating func take(_ count: Int) -> UnsafeBufferPointer<UInt8> {
+            let end = offset + min(count, remaining)
+            defer { offset = end }
+            return UnsafeBufferPointer(rebasing: bytes[offset..<end])
+        }
+
+        mutating func nextInt() throws -> Int {
+            // One byte is the common case (small deltas, counts, columns).
+            if offset < bytes.count, bytes[offset] < 0x80 {
+                defer { offset += 1 }
+                return Int(bytes[offset])
+            }
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < bytes.count, shift < 64 {
+                let byte = bytes[offset]
+                offset += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 {
+                    guard let result = Int(exactly: value) else {
+                        throw TextAnalysisError("full-text index data is damaged (a number is out of range)")
+                    }
+                    return result
+                }
+                shift += 7
+            }
+            throw TextAnalysisError("full-text index data is damaged (a number is cut short)")
+        }
     }
 
     struct VarintReader {

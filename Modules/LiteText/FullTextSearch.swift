@@ -4,7 +4,9 @@ import LiteStorage
 /// Evaluates a match expression against one index's posting blocks and ranks the documents.
 ///
 /// Every intermediate result is a list of documents in ID (byte) order, as the blocks hold
-/// them, so AND, OR and NOT are merges of sorted lists, with no per-document table.
+/// them, so AND, OR and NOT are merges of sorted lists, with no per-document table. A list's
+/// entries point into two arenas the search owns — the documents' ID bytes and their hits — so
+/// reading a posting allocates nothing per document.
 ///
 /// Ranking is Okapi BM25 (k1 = 1.2, b = 0.75) over the matched terms: a term counts more the
 /// rarer it is among the indexed documents, and more occurrences count with diminishing
@@ -13,7 +15,8 @@ import LiteStorage
 /// matches, and is the better-studied choice — see docs/decisions.md.)
 struct FullTextSearch {
     struct Hit: Equatable {
-        let term: String
+        /// The term's number in ``terms``.
+        let term: Int
         let column: Int
         /// The word's position; -1 for a hit that stands for `count` occurrences not decoded
         /// (a plain term when no offsets are wanted).
@@ -22,11 +25,12 @@ struct FullTextSearch {
         var count = 1
     }
 
-    /// A matching document: its ID, its indexed length, and the words that made it match.
+    /// A matching document: where its ID is in ``ids``, its indexed length, and where the
+    /// words that made it match are in ``hitArena``.
     struct DocumentMatch {
-        var id: [UInt8]
+        var id: Range<Int>
         var length: Int
-        var hits: [Hit]
+        var hits: Range<Int>
     }
 
     /// Matching documents in ID byte order.
@@ -34,8 +38,15 @@ struct FullTextSearch {
 
     let store: any ByteKeyStore
     let columns: [String]
-    /// How many documents contain each looked-up term (each term a prefix expanded to, too).
-    private(set) var documentFrequency: [String: Int] = [:]
+    /// The ID bytes of every document met, one after another.
+    private(set) var ids: [UInt8] = []
+    /// Hits of the documents met (a document's hits are a contiguous range).
+    private(set) var hitArena: [Hit] = []
+    /// The terms looked up (each term a prefix expanded to, too), by number.
+    private(set) var terms: [String] = []
+    private var termNumbers: [String: Int] = [:]
+    /// How many documents contain each looked-up term, by term number.
+    private(set) var documentFrequency: [Int] = []
 
     /// Whether hits of plain terms carry their offsets (phrases and NEAR always decode them).
     let wantsOffsets: Bool
@@ -51,30 +62,52 @@ struct FullTextSearch {
         case .term(let term):
             return try postings(term, decodingOccurrences: wantsOffsets)
         case .phrase(let terms):
-            return try phraseOccurrences(terms).map { DocumentMatch(id: $0.id, length: $0.length, hits: $0.runs.flatMap { $0 }) }
+            return try phraseOccurrences(terms).map { match(id: $0.id, length: $0.length, hits: $0.runs.joined()) }
         case .near(let operands, let distance):
             return try near(operands, distance: distance)
         case .and(let left, let right):
             let leftMatches = try evaluate(left)
             let rightMatches = try evaluate(right)
-            return Self.merge(leftMatches, rightMatches, keepLeftOnly: false, keepRightOnly: false, keepBoth: true)
+            return merge(leftMatches, rightMatches, keepLeftOnly: false, keepRightOnly: false, keepBoth: true)
         case .or(let left, let right):
             let leftMatches = try evaluate(left)
             let rightMatches = try evaluate(right)
-            return Self.merge(leftMatches, rightMatches, keepLeftOnly: true, keepRightOnly: true, keepBoth: true)
+            return merge(leftMatches, rightMatches, keepLeftOnly: true, keepRightOnly: true, keepBoth: true)
         case .not(let left, let right):
             let excluded = try evaluate(right)
-            return Self.merge(try evaluate(left), excluded, keepLeftOnly: true, keepRightOnly: false, keepBoth: false)
+            return merge(try evaluate(left), excluded, keepLeftOnly: true, keepRightOnly: false, keepBoth: false)
         }
     }
 
+    /// The hits of a match.
+    func hits(of match: DocumentMatch) -> ArraySlice<Hit> { hitArena[match.hits] }
+
+    /// memcmp order of two documents' IDs.
+    private func compareIDs(_ a: Range<Int>, _ b: Range<Int>) -> Int {
+        ids.withUnsafeBytes { bytes in
+            let common = min(a.count, b.count)
+            if common > 0, let base = bytes.baseAddress {
+                let order = memcmp(base + a.lowerBound, base + b.lowerBound, common)
+                if order != 0 { return Int(order) }
+            }
+            return a.count - b.count
+        }
+    }
+
+    /// A match whose hits are `hits`, appended to the arena.
+    private mutating func match<Hits: Sequence<Hit>>(id: Range<Int>, length: Int, hits: Hits) -> DocumentMatch {
+        let start = hitArena.count
+        hitArena.append(contentsOf: hits)
+        return DocumentMatch(id: id, length: length, hits: start..<hitArena.count)
+    }
+
     /// Walks two ID-ordered lists together; a document in both gets both sides' hits.
-    private static func merge(_ left: Matches, _ right: Matches, keepLeftOnly: Bool, keepRightOnly: Bool,
-                              keepBoth: Bool) -> Matches {
+    private mutating func merge(_ left: Matches, _ right: Matches, keepLeftOnly: Bool, keepRightOnly: Bool,
+                                keepBoth: Bool) -> Matches {
         var result: Matches = []
         var i = 0, j = 0
         while i < left.count, j < right.count {
-            let order = FullTextPostings.compare(left[i].id, right[j].id)
+            let order = compareIDs(left[i].id, right[j].id)
             if order < 0 {
                 if keepLeftOnly { result.append(left[i]) }
                 i += 1
@@ -83,9 +116,11 @@ struct FullTextSearch {
                 j += 1
             } else {
                 if keepBoth {
-                    var both = left[i]
-                    both.hits += right[j].hits
-                    result.append(both)
+                    // Element by element: appending a slice of the arena to itself would copy it whole.
+                    let start = hitArena.count
+                    for hit in left[i].hits { hitArena.append(hitArena[hit]) }
+                    for hit in right[j].hits { hitArena.append(hitArena[hit]) }
+                    result.append(DocumentMatch(id: left[i].id, length: left[i].length, hits: start..<hitArena.count))
                 }
                 i += 1
                 j += 1
@@ -101,6 +136,15 @@ struct FullTextSearch {
         columns.firstIndex(of: name) ?? columns.firstIndex { $0.split(separator: ".").last.map(String.init) == name }
     }
 
+    /// The number of term `text` (a new one the first time; its document frequency 0).
+    private mutating func number(ofTerm text: String) -> Int {
+        if let known = termNumbers[text] { return known }
+        terms.append(text)
+        termNumbers[text] = terms.count - 1
+        documentFrequency.append(0)
+        return terms.count - 1
+    }
+
     /// The documents holding `term` (every term it is a prefix of, for `term*`), in ID order.
     private mutating func postings(_ term: MatchTerm, decodingOccurrences: Bool = true) throws -> Matches {
         var filter: Int?
@@ -112,12 +156,7 @@ struct FullTextSearch {
         var matches: Matches = []
         var documents = 0
         var currentTerm: ArraySlice<UInt8> = []
-        var text = term.text
-        func finishTerm() {
-            if documents > 0 || !term.isPrefix { documentFrequency[text] = documents }
-            if !matches.isEmpty { perTerm.append(matches) }
-            (matches, documents) = ([], 0)
-        }
+        var number = term.isPrefix ? -1 : self.number(ofTerm: term.text)
         let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: term.isPrefix))
         defer { cursor.close() }
         while let entry = try cursor.next() {
@@ -125,55 +164,63 @@ struct FullTextSearch {
                 // A prefix's terms come one after another, each in document order.
                 guard let blockTerm = FullTextPostings.term(ofBlockKey: entry.key) else { throw FullTextPostingBlock.damaged }
                 if blockTerm != currentTerm {
-                    if !currentTerm.isEmpty { finishTerm() }
+                    if !currentTerm.isEmpty {
+                        // The previous term's list is complete (written out, not a local function: a
+                        // function capturing these variables boxes them, with a run-time check per access).
+                        documentFrequency[number] = documents
+                        if !matches.isEmpty { perTerm.append(matches) }
+                        (matches, documents) = ([], 0)
+                    }
                     currentTerm = blockTerm
-                    text = String(decoding: blockTerm, as: UTF8.self)
+                    number = self.number(ofTerm: String(decoding: blockTerm, as: UTF8.self))
                 }
             }
-            var reader = FullTextPostingBlock.Reader(entry.value, from: try Self.postingsOffset(entry))
-            while try reader.next() {
+            try FullTextPostingBlock.forEachDocument(in: entry.value, from: try Self.postingsOffset(entry)) { id, part in
                 documents += 1
-                var hits: [Hit] = []
-                let length = try reader.documentPart.read { column, count, occurrences in
+                let hitStart = hitArena.count
+                let length = try FullTextPostingBlock.readPart(part) { column, count, occurrences in
                     if let filter, filter != column { return }
                     if decodingOccurrences {
-                        for occurrence in try FullTextPostings.decodeOccurrences(reader.bytes, occurrences) {
-                            hits.append(Hit(term: text, column: column, position: occurrence.position,
-                                            byteRange: occurrence.byteRange))
+                        try FullTextPostings.forEachOccurrence(in: occurrences) { position, byteRange in
+                            hitArena.append(Hit(term: number, column: column, position: position, byteRange: byteRange))
                         }
                     } else {
-                        hits.append(Hit(term: text, column: column, position: -1, byteRange: 0..<0, count: count))
+                        hitArena.append(Hit(term: number, column: column, position: -1, byteRange: 0..<0, count: count))
                     }
                 }
-                if !hits.isEmpty { matches.append(DocumentMatch(id: reader.documentID, length: length, hits: hits)) }
+                guard hitArena.count > hitStart else { return }
+                let idStart = ids.count
+                ids.append(contentsOf: id)
+                matches.append(DocumentMatch(id: idStart..<ids.count, length: length, hits: hitStart..<hitArena.count))
             }
         }
-        finishTerm()
+        if number >= 0 { documentFrequency[number] = documents }
+        if !matches.isEmpty { perTerm.append(matches) }
         guard term.isPrefix else { return perTerm.first ?? [] }
         // The documents of all the prefix's terms (each ranked with its own frequency).
-        return perTerm.reduce([]) { Self.merge($0, $1, keepLeftOnly: true, keepRightOnly: true, keepBoth: true) }
+        return perTerm.reduce([]) { merge($0, $1, keepLeftOnly: true, keepRightOnly: true, keepBoth: true) }
     }
 
     /// Occurrences of consecutive terms: per document, the hits of each whole occurrence.
-    private mutating func phraseOccurrences(_ terms: [MatchTerm]) throws -> [(id: [UInt8], length: Int, runs: [[Hit]])] {
+    private mutating func phraseOccurrences(_ terms: [MatchTerm]) throws -> [(id: Range<Int>, length: Int, runs: [[Hit]])] {
         var perTerm: [Matches] = []
         for term in terms { perTerm.append(try postings(term)) }
         guard let first = perTerm.first else { return [] }
-        var result: [(id: [UInt8], length: Int, runs: [[Hit]])] = []
+        var result: [(id: Range<Int>, length: Int, runs: [[Hit]])] = []
         var cursors = [Int](repeating: 0, count: perTerm.count)
         documents: for document in first {
             // The same document in every other term's list (all in ID order).
-            var others: [[Hit]] = []
+            var others: [ArraySlice<Hit>] = []
             for index in perTerm.indices.dropFirst() {
                 let list = perTerm[index]
-                while cursors[index] < list.count, FullTextPostings.compare(list[cursors[index]].id, document.id) < 0 {
+                while cursors[index] < list.count, compareIDs(list[cursors[index]].id, document.id) < 0 {
                     cursors[index] += 1
                 }
-                guard cursors[index] < list.count, list[cursors[index]].id == document.id else { continue documents }
-                others.append(list[cursors[index]].hits)
+                guard cursors[index] < list.count, compareIDs(list[cursors[index]].id, document.id) == 0 else { continue documents }
+                others.append(hits(of: list[cursors[index]]))
             }
             var runs: [[Hit]] = []
-            for start in document.hits {
+            for start in hits(of: document) {
                 var run = [start]
                 for (index, hits) in others.enumerated() {
                     let expected = start.position + terms[index + 1].offset - terms[0].offset
@@ -192,10 +239,12 @@ struct FullTextSearch {
 
     /// Each operand (a term or phrase) within `distance` words of the next, in one property.
     private mutating func near(_ operands: [MatchExpression], distance: Int) throws -> Matches {
-        var spans: [[(id: [UInt8], length: Int, runs: [[Hit]])]] = []
+        var spans: [[(id: Range<Int>, length: Int, runs: [[Hit]])]] = []
         for operand in operands {
             switch operand {
-            case .term(let term): spans.append(try postings(term).map { (id: $0.id, length: $0.length, runs: $0.hits.map { [$0] }) })
+            case .term(let term):
+                let matches = try postings(term)
+                spans.append(matches.map { (id: $0.id, length: $0.length, runs: hits(of: $0).map { [$0] }) })
             case .phrase(let terms): spans.append(try phraseOccurrences(terms))
             default: throw TextAnalysisError("NEAR joins terms and phrases only")
             }
@@ -207,10 +256,10 @@ struct FullTextSearch {
             var perOperand = [document.runs]
             for index in spans.indices.dropFirst() {
                 let list = spans[index]
-                while cursors[index] < list.count, FullTextPostings.compare(list[cursors[index]].id, document.id) < 0 {
+                while cursors[index] < list.count, compareIDs(list[cursors[index]].id, document.id) < 0 {
                     cursors[index] += 1
                 }
-                guard cursors[index] < list.count, list[cursors[index]].id == document.id else { continue documents }
+                guard cursors[index] < list.count, compareIDs(list[cursors[index]].id, document.id) == 0 else { continue documents }
                 perOperand.append(list[cursors[index]].runs)
             }
             var hits: [Hit] = []
@@ -226,7 +275,7 @@ struct FullTextSearch {
                 guard !pairs.isEmpty else { continue documents }
                 for (a, b) in pairs { hits += a + b }
             }
-            result.append(DocumentMatch(id: document.id, length: document.length, hits: hits))
+            result.append(match(id: document.id, length: document.length, hits: hits))
         }
         return result
     }
@@ -239,28 +288,26 @@ struct FullTextSearch {
             guard let index = column(named: name) else { return [] }
             filter = index
         }
-        var ids: [String] = []
-        var counts: [Int] = [], lengths: [Int] = []
+        // One array for the hits found (the rank needs the term's document count, known at the end).
+        var found: [(id: String, count: Int, length: Int)] = []
         var documents = 0
         let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: false))
         defer { cursor.close() }
         while let entry = try cursor.next() {
-            var reader = FullTextPostingBlock.Reader(entry.value, from: try Self.postingsOffset(entry))
-            while try reader.next() {
+            try FullTextPostingBlock.forEachDocument(in: entry.value, from: try Self.postingsOffset(entry)) { id, part in
                 documents += 1
                 var count = 0
-                let length = try reader.documentPart.read { column, occurrences, _ in
+                let length = try FullTextPostingBlock.readPart(part) { column, occurrences, _ in
                     if filter == nil || filter == column { count += occurrences }
                 }
-                guard count > 0 else { continue }
-                ids.append(String(decoding: reader.documentID, as: UTF8.self))
-                counts.append(count)
-                lengths.append(length)
+                guard count > 0 else { return }
+                found.append((String(decoding: id, as: UTF8.self), count, length))
             }
         }
         let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
-        let scores = (0..<ids.count).map { weight(counts[$0], lengths[$0], documents) }
-        return Self.hits(ids.count, byRank: byRank, score: { scores[$0] }) { FullTextHit(documentID: ids[$0], rank: scores[$0], offsets: []) }
+        let hits = found.map { FullTextHit(documentID: $0.id, rank: weight($0.count, $0.length, documents), offsets: []) }
+        guard byRank else { return hits }
+        return Self.ordered(hits.count, byRank: true, score: { hits[$0].rank }) { hits[$0] }
     }
 
     /// Where a block's postings begin: past the directory in a term's first block (the one
@@ -270,7 +317,7 @@ struct FullTextSearch {
     }
 
     /// `count` hits made by `make`, in ID order (as given) or best first with ties in ID order.
-    private static func hits(_ count: Int, byRank: Bool, score: (Int) -> Double,
+    private static func ordered(_ count: Int, byRank: Bool, score: (Int) -> Double,
                              make: (Int) -> FullTextHit) -> [FullTextHit] {
         guard byRank else { return (0..<count).map(make) }
         let order = (0..<count).map { (score($0), $0) }.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
@@ -298,9 +345,10 @@ struct FullTextSearch {
         let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
         var scores: [Double] = []
         scores.reserveCapacity(matches.count)
+        var frequencies: [(term: Int, count: Int)] = []
         for match in matches {
-            var frequencies: [(term: String, count: Int)] = []
-            for hit in match.hits {
+            frequencies.removeAll(keepingCapacity: true)
+            for hit in hits(of: match) {
                 if let index = frequencies.firstIndex(where: { $0.term == hit.term }) {
                     frequencies[index].count += hit.count
                 } else {
@@ -308,17 +356,17 @@ struct FullTextSearch {
                 }
             }
             var score = 0.0
-            for (term, count) in frequencies { score += weight(count, match.length, documentFrequency[term] ?? 1) }
+            for (term, count) in frequencies { score += weight(count, match.length, max(documentFrequency[term], 1)) }
             scores.append(score)
         }
-        return Self.hits(matches.count, byRank: byRank, score: { scores[$0] }) { index in
-            let words = matches[index].hits
+        return Self.ordered(matches.count, byRank: byRank, score: { scores[$0] }) { index in
+            let words = hits(of: matches[index])
             var offsets: [FullTextHit.Offset] = []
             if words.contains(where: { $0.position >= 0 }) {
                 offsets = Set(words.filter { $0.position >= 0 }.map { FullTextHit.Offset(column: $0.column, byteRange: $0.byteRange) })
                     .sorted { ($0.column, $0.byteRange.lowerBound) < ($1.column, $1.byteRange.lowerBound) }
             }
-            return FullTextHit(documentID: String(decoding: matches[index].id, as: UTF8.self), rank: scores[index],
+            return FullTextHit(documentID: String(decoding: ids[matches[index].id], as: UTF8.self), rank: scores[index],
                                offsets: offsets)
         }
     }

@@ -78,6 +78,21 @@ enum FullTextTermBlocks {
         for key in deletes { try store.delete(key) }
     }
 
+    /// Writes the blocks of a term that has none yet (a rebuild's first round), encoded
+    /// straight from its postings in ID order: the first piece becomes the first block, behind
+    /// the directory of the others' starts — what ``merge(term:documents:into:knownEmpty:)``
+    /// writes for the same postings, without reading them back.
+    static func write(term: [UInt8], pieces: [FullTextPostingBlock.Writer], into store: any ByteKeyStore) throws {
+        guard let first = pieces.first, !first.isEmpty else { return }
+        let rest = pieces.dropFirst().filter { !$0.isEmpty }
+        let directory = FullTextPostingBlock.Directory(starts: rest.compactMap(\.firstDocumentID))
+        try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: []), directory.encoded() + first.bytes)
+        for piece in rest {
+            guard let start = piece.firstDocumentID else { continue }
+            try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: start), piece.bytes)
+        }
+    }
+
     /// The block `existing` (its postings from `from`) merged with `changes`, in pieces of
     /// about ``FullTextPostingBlock/targetBytes`` (none when every document is removed).
     private static func merged(_ existing: [UInt8]?, from: Int,

@@ -86,49 +86,56 @@ package struct TextTokenizer: Sendable {
     }
 
     /// Calls `body` with each word of `text` and its UTF-8 byte range, in order.
-    ///
-    /// Works on the UTF-8 bytes: ASCII letters and digits are classified without a Unicode
-    /// property lookup (most text is mostly ASCII, and the lookup dominated indexing).
     static func forEachWord(in text: String, _ body: (String, Range<Int>) throws -> Void) rethrows {
         var text = text
         try text.withUTF8 { bytes in
-            var start = -1
-            var offset = 0
-            func flush(_ end: Int) throws {
-                if start >= 0 { try body(String(decoding: bytes[start..<end], as: UTF8.self), start..<end) }
+            try forEachWordRange(in: bytes) { range in
+                try body(String(decoding: bytes[range], as: UTF8.self), range)
+            }
+        }
+    }
+
+    /// Calls `body` with the byte range of each word of the UTF-8 text `bytes`, in order.
+    ///
+    /// Works on the bytes: ASCII letters and digits are classified without a Unicode property
+    /// lookup (most text is mostly ASCII, and the lookup dominated indexing). Malformed UTF-8
+    /// (possible only in a damaged record) cannot read past the buffer; its bytes separate words.
+    static func forEachWordRange(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) throws -> Void) rethrows {
+        var start = -1
+        var offset = 0
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte < 0x80 {
+                let lower = byte | 0x20
+                if (byte >= 0x30 && byte <= 0x39) || (lower >= 0x61 && lower <= 0x7A) {
+                    if start < 0 { start = offset }
+                } else if start >= 0 {
+                    try body(start..<offset)
+                    start = -1
+                }
+                offset += 1
+                continue
+            }
+            // In valid UTF-8 the lead byte gives the width.
+            let width = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+            var value = UInt32(byte) & (width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07)
+            for index in 1..<width where offset + index < bytes.count {
+                value = value << 6 | (UInt32(bytes[offset + index]) & 0x3F)
+            }
+            let end = min(offset + width, bytes.count)
+            if let scalar = Unicode.Scalar(value), isSingleCharacterWord(scalar) {
+                if start >= 0 { try body(start..<offset) }
+                start = -1
+                try body(offset..<end)
+            } else if let scalar = Unicode.Scalar(value), isWordCharacter(scalar) {
+                if start < 0 { start = offset }
+            } else if start >= 0 {
+                try body(start..<offset)
                 start = -1
             }
-            while offset < bytes.count {
-                let byte = bytes[offset]
-                if byte < 0x80 {
-                    let lower = byte | 0x20
-                    if (byte >= 0x30 && byte <= 0x39) || (lower >= 0x61 && lower <= 0x7A) {
-                        if start < 0 { start = offset }
-                    } else {
-                        try flush(offset)
-                    }
-                    offset += 1
-                    continue
-                }
-                // A String's UTF-8 is valid: the lead byte gives the width.
-                let width = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-                var value = UInt32(byte) & (width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07)
-                for index in 1..<width where offset + index < bytes.count {
-                    value = value << 6 | (UInt32(bytes[offset + index]) & 0x3F)
-                }
-                let end = min(offset + width, bytes.count)
-                if let scalar = Unicode.Scalar(value), isSingleCharacterWord(scalar) {
-                    try flush(offset)
-                    try body(String(decoding: bytes[offset..<end], as: UTF8.self), offset..<end)
-                } else if let scalar = Unicode.Scalar(value), isWordCharacter(scalar) {
-                    if start < 0 { start = offset }
-                } else {
-                    try flush(offset)
-                }
-                offset = end
-            }
-            try flush(bytes.count)
+            offset = end
         }
+        if start >= 0 { try body(start..<bytes.count) }
     }
 
     private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {

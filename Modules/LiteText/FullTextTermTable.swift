@@ -1,0 +1,76 @@
+import Foundation
+
+/// Numbers the terms of the texts one batch of indexing meets (a rebuild round, or one write
+/// transaction's changes), and remembers which term each word spelling gives, so a word is
+/// hashed once per token and folded, checked against the stop words and stemmed once per
+/// distinct spelling rather than once per occurrence.
+///
+/// Spellings are looked up by their UTF-8 bytes in an open-addressing table (no String per
+/// token); terms are numbered in the order met, and ``FullTextPendingPostings`` keeps its
+/// postings in arrays indexed by those numbers.
+struct FullTextTermTable {
+    /// Each term's UTF-8 bytes, by number.
+    private(set) var terms: [[UInt8]] = []
+    private var numbersByTerm: [String: Int32] = [:]
+
+    /// The spellings met: where each is in `spellingBytes`, its hash, and its term number
+    /// (``stopWord`` for a word left out).
+    private var spellings: [(start: Int, count: Int, hash: UInt64, term: Int32)] = []
+    private var spellingBytes: [UInt8] = []
+    /// Open addressing: index into `spellings` plus one, 0 for an empty slot; the count is a
+    /// power of two kept at least twice the spellings'.
+    private var slots: [Int32] = Array(repeating: 0, count: 1024)
+
+    /// The term number of a word that is not indexed (a stop word).
+    static let stopWord: Int32 = -1
+
+    /// How many terms were numbered.
+    var count: Int { terms.count }
+
+    /// Bytes held, roughly.
+    var estimatedBytes: Int { spellingBytes.count + spellings.count * 32 + slots.count * 4 }
+
+    /// The number of the term `tokenizer` makes of the word `word` (its bytes as they appear
+    /// in the text), or ``stopWord``.
+    mutating func term(ofWord word: UnsafeBufferPointer<UInt8>.SubSequence, tokenizer: TextTokenizer) -> Int32 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325   // FNV-1a: short words, no setup cost
+        for byte in word { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+            let spelling = spellings[Int(slots[slot]) - 1]
+            if spelling.hash == hash, spelling.count == word.count, spellingBytes.withUnsafeBufferPointer({ known in
+                guard let stored = known.baseAddress, let wanted = word.base.baseAddress else { return word.isEmpty }
+                return memcmp(stored + spelling.start, wanted + word.startIndex, word.count) == 0
+            }) {
+                return spelling.term
+            }
+            slot = (slot + 1) & mask
+        }
+        let term = tokenizer.term(for: String(decoding: word, as: UTF8.self)).map { number(of: $0) } ?? Self.stopWord
+        spellings.append((spellingBytes.count, word.count, hash, term))
+        spellingBytes.append(contentsOf: word)
+        slots[slot] = Int32(spellings.count)
+        if spellings.count * 2 > slots.count { grow() }
+        return term
+    }
+
+    /// The number of `term` (a new one the first time).
+    mutating func number(of term: String) -> Int32 {
+        if let known = numbersByTerm[term] { return known }
+        let number = Int32(terms.count)
+        terms.append(Array(term.utf8))
+        numbersByTerm[term] = number
+        return number
+    }
+
+    private mutating func grow() {
+        slots = Array(repeating: 0, count: slots.count * 2)
+        let mask = slots.count - 1
+        for (index, spelling) in spellings.enumerated() {
+            var slot = Int(truncatingIfNeeded: spelling.hash) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(index + 1)
+        }
+    }
+}
