@@ -43,6 +43,13 @@ enum QueryBenchmarks: BenchmarkArea {
             ("GROUP BY collection with COUNT(*)", grouped,
              "SELECT json_extract(body, '$.collection'), count(*) FROM docs GROUP BY 1"),
         ]
+        // For a profiler (`QUERY_PROFILE_SCAN_LOOPS=1000 perf record … cblite-bench query`): run
+        // only the unindexed query (with `QUERY_PROFILE_GROUPED=1`, the GROUP BY), many times.
+        if let loops = ProcessInfo.processInfo.environment["QUERY_PROFILE_SCAN_LOOPS"].flatMap(Int.init) {
+            let profiled = ProcessInfo.processInfo.environment["QUERY_PROFILE_GROUPED"] == nil ? france : grouped
+            for _ in 0..<loops { _ = try profiled.execute().allResults().count }
+            return report
+        }
         for (label, query, sql) in workloads {
             var ourRows = 0, rawRows = 0
             let (ours, baseline) = try Stopwatch.pairedMedians(iterations: options.iterations, ours: {
