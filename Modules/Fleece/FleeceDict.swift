@@ -17,11 +17,11 @@ package struct FleeceDict: Sendable, Sequence {
     package var isEmpty: Bool { count == 0 }
 
     @inline(__always) func keyOffset(_ index: Int) -> Int {
-        value.reader.resolve(first + 2 * index * (wide ? 4 : 2), wide: wide)
+        value.reader.dictionaryKeyOffset(index, first: first, wide: wide)
     }
 
     @inline(__always) func valueOffset(_ index: Int) -> Int {
-        value.reader.resolve(first + (2 * index + 1) * (wide ? 4 : 2), wide: wide)
+        value.reader.dictionaryValueOffset(index, first: first, wide: wide)
     }
 
     /// The value for `key`, or nil when there is none.
@@ -41,46 +41,12 @@ package struct FleeceDict: Sendable, Sequence {
 
     /// The value for an integer (shared) key, or nil.
     package func value(forSharedKey key: Int) -> FleeceValue? {
-        let reader = value.reader
-        var low = 0
-        var high = count - 1
-        while low <= high {
-            let middle = (low + high) >> 1
-            let offset = keyOffset(middle)
-            let order: Int
-            let b0 = reader.byte(offset)
-            if b0 >> 4 == 0 {
-                // Shared keys are small non-negative short ints: 12 bits, big-endian.
-                let stored = Int(b0 & 0x0F) << 8 | Int(reader.byte(offset + 1))
-                order = stored < key ? -1 : (stored == key ? 0 : 1)
-            } else {
-                order = 1   // string keys sort after every integer key
-            }
-            if order == 0 { return FleeceValue(document: value.document, offset: valueOffset(middle)) }
-            if order < 0 { low = middle + 1 } else { high = middle - 1 }
-        }
-        return nil
+        guard let index = value.reader.dictionaryIndex(sharedKey: key, count: count, first: first, wide: wide) else { return nil }
+        return FleeceValue(document: value.document, offset: valueOffset(index))
     }
 
     func search(_ key: UnsafeRawBufferPointer) -> Int? {
-        let reader = value.reader
-        let base = value.document.base
-        var low = 0
-        var high = count - 1
-        while low <= high {
-            let middle = (low + high) >> 1
-            let offset = keyOffset(middle)
-            let order: Int
-            if reader.byte(offset) >> 4 == 4 {
-                let (start, length) = reader.stringBytes(offset)
-                order = compareBytes(UnsafeRawBufferPointer(start: base + start, count: length), key)
-            } else {
-                order = -1   // integer keys sort before every string key
-            }
-            if order == 0 { return middle }
-            if order < 0 { low = middle + 1 } else { high = middle - 1 }
-        }
-        return nil
+        value.reader.dictionaryIndex(keyBytes: key, count: count, first: first, wide: wide)
     }
 
     /// The key at `index` as a string (a shared key decoded through the document's table; an

@@ -43,6 +43,16 @@ package final class FleeceDocument: @unchecked Sendable {
         ownsBytes = true
     }
 
+    /// Takes a copy of trusted bytes (not validated) that use `table`'s shared keys: for a scan
+    /// that keeps some of the records it reads, without a snapshot of the keys per record.
+    package init(copying buffer: UnsafeRawBufferPointer, keys table: FleeceKeyTable) throws {
+        (base, rootOffset) = try Self.load(buffer, trusted: true)
+        byteCount = buffer.count
+        sharedKeys = table.sharedKeys
+        keys = table.snapshot
+        ownsBytes = true
+    }
+
     /// Reads trusted bytes in place, without copying or validating them: for a scan that looks
     /// at each record's body once. The caller keeps `buffer` alive and unchanged for as long as
     /// the document or any value read from it is used (the query engine copies the rows it keeps).

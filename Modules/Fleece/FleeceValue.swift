@@ -17,22 +17,11 @@ package struct FleeceValue: Sendable {
     @inline(__always) var tagByte: UInt8 { document.base.load(fromByteOffset: offset, as: UInt8.self) }
     @inline(__always) var tag: UInt8 { tagByte >> 4 }
 
+    /// The same position read without the document (one implementation of the accessors).
+    @inline(__always) var lent: FleeceLentValue { FleeceLentValue(reader: reader, offset: offset) }
+
     /// The value's type.
-    package var type: FleeceType {
-        switch tag {
-        case 0, 1, 2: return .number
-        case 3:
-            switch tagByte & 0x0F {
-            case 0x04, 0x08: return .boolean
-            case 0x0C: return .undefined
-            default: return .null
-            }
-        case 4: return .string
-        case 5: return .data
-        case 6: return .array
-        default: return .dictionary
-        }
-    }
+    package var type: FleeceType { lent.type }
 
     /// Whether the value is an integer (not a float).
     package var isInteger: Bool { tag <= 1 }
@@ -48,67 +37,18 @@ package struct FleeceValue: Sendable {
     package var isUndefined: Bool { tagByte == 0x3C }
 
     /// A boolean: `true` for true and non-zero numbers and any string/data/collection.
-    package var bool: Bool {
-        switch tag {
-        case 3: return tagByte & 0x0F == 0x08
-        case 0, 1: return int64 != 0
-        case 2: return double != 0
-        default: return true
-        }
-    }
+    package var bool: Bool { lent.bool }
 
     /// A signed integer (0 for non-numbers; floats truncate; large unsigned values wrap).
-    package var int64: Int64 {
-        switch tag {
-        case 0:
-            let raw = Int16(bitPattern: UInt16(tagByte & 0x0F) << 12 | UInt16(reader.byte(offset + 1)) << 4)
-            return Int64(raw >> 4)
-        case 1: return Int64(bitPattern: longIntBits)
-        case 2:
-            let value = double
-            guard value.isFinite, value > -9.3e18, value < 9.3e18 else { return value < 0 ? .min : (value > 0 ? .max : 0) }
-            return Int64(value)
-        case 3: return tagByte & 0x0F == 0x08 ? 1 : 0
-        default: return 0
-        }
-    }
+    package var int64: Int64 { lent.int64 }
 
     /// An unsigned integer (0 for non-numbers; negative values wrap, as in Fleece).
-    package var uint64: UInt64 {
-        switch tag {
-        case 1: return longIntBits
-        case 2:
-            let value = double
-            guard value.isFinite, value >= 0 else { return 0 }
-            guard value < 1.8e19 else { return .max }
-            return UInt64(value)
-        default: return UInt64(bitPattern: int64)
-        }
-    }
+    package var uint64: UInt64 { lent.uint64 }
 
-    var longIntBits: UInt64 {
-        let count = Int(tagByte & 0x07) + 1
-        var bits: UInt64 = 0
-        for index in 0..<count { bits |= UInt64(reader.byte(offset + 1 + index)) << (8 * UInt64(index)) }
-        if tagByte & 0x08 == 0 && count < 8 && reader.byte(offset + count) & 0x80 != 0 {
-            bits |= ~0 << (8 * UInt64(count))
-        }
-        return bits
-    }
+    var longIntBits: UInt64 { lent.longIntBits }
 
     /// A double (integers converted; 0 for non-numbers).
-    package var double: Double {
-        switch tag {
-        case 2:
-            if tagByte & 0x08 != 0 {
-                return Double(bitPattern: UInt64(littleEndian: document.base.loadUnaligned(fromByteOffset: offset + 2, as: UInt64.self)))
-            }
-            return Double(Float(bitPattern: UInt32(littleEndian: document.base.loadUnaligned(fromByteOffset: offset + 2, as: UInt32.self))))
-        case 1: return isUnsigned ? Double(longIntBits) : Double(int64)
-        case 0, 3: return Double(int64)
-        default: return 0
-        }
-    }
+    package var double: Double { lent.double }
 
     /// The value as a 32-bit float when it is stored as one (nil otherwise).
     package var float: Float? {

@@ -104,6 +104,8 @@ private struct PassingRowReader {
     let empty: FleeceDocument
     /// One borrowing document, pointed at each record's body in turn.
     let borrowed: FleeceDocument
+    /// The root of `empty`'s bytes, for the filter's test of a body-less record.
+    let emptyRoot: FleeceLentValue
 
     init(condition: CompiledExpression?, core: DatabaseCore, evaluator: QueryEvaluator) throws {
         self.condition = condition
@@ -117,11 +119,17 @@ private struct PassingRowReader {
         // reader) until the first record is read.
         let table = keys
         borrowed = try empty.withUnsafeBytes { try FleeceDocument(borrowing: $0, keys: table) }
+        emptyRoot = try empty.withUnsafeBytes { try FleeceLentValue(rootOf: $0) }
     }
 
     func row(_ view: RecordView) throws -> QueryRow? {
         let isDeleted = view.flags.contains(.deleted)
         let bytes = isDeleted ? nil : try StoredDocument.currentBody(inRecordBody: view.body)
+        if !filter.isEmpty {
+            // On the lent bytes, before any document object is pointed at them.
+            let root = try bytes.flatMap { $0.count > 0 ? try FleeceLentValue(rootOf: $0) : nil } ?? emptyRoot
+            if !filter.mayPass(root) { return nil }
+        }
         let body: FleeceDocument
         if let bytes, bytes.count > 0 {
             try borrowed.rebind(borrowing: bytes)
@@ -129,12 +137,11 @@ private struct PassingRowReader {
         } else {
             body = empty
         }
-        if !filter.isEmpty, !filter.mayPass(body.root) { return nil }
         let candidate = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: isDeleted,
                                  expiration: view.expiration, body: body)
         if let condition, !(try evaluator.evaluate(condition, candidate).isTruthy) { return nil }
         let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {
-            try FleeceDocument(copying: $0, sharedKeys: core.sharedKeys, trusted: true)
+            try FleeceDocument(copying: $0, keys: keys)
         } ?? empty
         return QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: owned)
     }

@@ -1,4 +1,7 @@
 import Fleece
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A quick test a scan runs on each document's Fleece body before the full WHERE: the ANDed
 /// terms of the form `property <op> literal` (`=`, `!=`, `<`, `<=`, `>`, `>=`), compiled with
@@ -104,8 +107,9 @@ struct ScanFilter {
         }
     }
 
-    /// False when the document certainly fails the WHERE.
-    func mayPass(_ root: FleeceValue) -> Bool {
+    /// False when the document whose root is `root` certainly fails the WHERE. Reads the
+    /// record's lent bytes in place: no document object, no reference counting, no copies.
+    func mayPass(_ root: FleeceLentValue) -> Bool {
         for term in terms {
             guard let value = Self.walk(root, term.path) else { return false }   // MISSING
             guard let order = Self.order(value, term.literal) else { continue }  // not decided here
@@ -114,24 +118,23 @@ struct ScanFilter {
         return true
     }
 
-    private static func walk(_ root: FleeceValue, _ path: [Step]) -> FleeceValue? {
+    private static func walk(_ root: FleeceLentValue, _ path: [Step]) -> FleeceLentValue? {
         var value = root
         for step in path {
+            let next: FleeceLentValue?
             switch step {
-            case .key(let key):
-                guard let dictionary = value.dictionary, let next = dictionary.value(for: key) else { return nil }
-                value = next
-            case .index(let index):
-                guard let array = value.array, let next = array[index < 0 ? array.count + index : index] else { return nil }
-                value = next
+            case .key(let key): next = value.value(for: key)
+            case .index(let index): next = value.element(at: index)
             }
+            guard let next else { return nil }
+            value = next
         }
         return value.isUndefined ? nil : value
     }
 
     /// The collation order of `value` against `literal` as the WHERE's comparison computes it,
     /// or nil when this filter leaves the decision to the WHERE (null, data).
-    private static func order(_ value: FleeceValue, _ literal: Literal) -> Int? {
+    private static func order(_ value: FleeceLentValue, _ literal: Literal) -> Int? {
         let rank: Int
         switch value.type {
         case .null, .undefined, .data: return nil
@@ -166,8 +169,9 @@ struct ScanFilter {
 
     private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let common = min(a.count, b.count)
-        for index in 0..<common where a[index] != b[index] {
-            return a[index] < b[index] ? -1 : 1
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+            let order = memcmp(left, right, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
         }
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
