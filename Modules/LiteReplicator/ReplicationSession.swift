@@ -19,6 +19,8 @@ package final class ReplicationSession: Sendable {
     let database: ReplicationDatabase
     let connection: BLIPConnection
     let role: Role
+    /// Receives events; progress is reported while the session's state is locked, so a handler
+    /// must not call back into the session.
     let onEvent: @Sendable (ReplicationEvent) -> Void
     let conflictResolver: ConflictResolverFunction?
     let state = Locked(State())
@@ -132,22 +134,24 @@ package final class ReplicationSession: Sendable {
         if first { await connection.close(code: 1011, reason: error.message) }
     }
 
+    // Progress is reported under the lock, so reports leave in the order the counts changed:
+    // reported after it, two tasks could hand the replicator the older counts last (seen under
+    // load as a final status of 206 of 300 documents). The handler must not call back into the
+    // session (the Replicator's records the counts and queues a notification).
     func addTotal(_ count: Int) {
         guard count > 0 else { return }
-        let (completed, total) = state.withLock { state -> (UInt64, UInt64) in
+        state.withLock { state in
             state.total += UInt64(count)
-            return (state.completed, state.total)
+            onEvent(.progress(completed: state.completed, total: state.total))
         }
-        onEvent(.progress(completed: completed, total: total))
     }
 
     func addCompleted(_ count: Int) {
         guard count > 0 else { return }
-        let (completed, total) = state.withLock { state -> (UInt64, UInt64) in
+        state.withLock { state in
             state.completed += UInt64(count)
-            return (state.completed, state.total)
+            onEvent(.progress(completed: state.completed, total: state.total))
         }
-        onEvent(.progress(completed: completed, total: total))
     }
 
     func wakePullWaiters() {
