@@ -33,6 +33,9 @@ package struct BLIPFrameWriter: Sendable {
     // From MessageOut::nextFrameToSend: keep writing pieces into a frame while this much is free.
     private static let minimumRoomForNextPiece = 1024
     private static let checksumSize = 4
+    // Room beyond zlib's deflateBound for a sync flush's empty block (finishFlush grows the
+    // buffer should zlib still need more).
+    private static let flushSlack = 16
 
     private let compressionLevel: Int32
     private var deflater: DeflateStream?
@@ -56,16 +59,23 @@ package struct BLIPFrameWriter: Sendable {
         guard message.hasMoreFrames else {
             throw BLIPError.invalidMessage("message #\(message.number) has no frames left to send")
         }
-        var frame: [UInt8] = []
-        frame.reserveCapacity(maxFrameSize + 16)
-        BLIPVarint.append(message.number, to: &frame)
-        frame.append(0)  // the flags, known once we know whether more frames follow
-        let headerLength = frame.count
+        var header: [UInt8] = []
+        BLIPVarint.append(message.number, to: &header)
+        header.append(0)  // the flags, known once we know whether more frames follow
+        let headerLength = header.count
 
         let capacity = max(maxFrameSize - headerLength - Self.checksumSize, 1)
-        var output = [UInt8](repeating: 0, count: capacity)
-        var outputLength = 0
         let compressed = message.flags.contains(.compressed)
+        // Most messages (replies, revisions) need far less than a frame: the buffer is sized to
+        // what their rest can take, deflated or not. The cut is the same: with one piece left,
+        // zlib gets it whole with a sync flush whenever the rest's bound fits, whichever the
+        // buffer; a bigger or streamed message gets the whole frame, as before.
+        var bufferSize = capacity
+        if let rest = message.remainingAsOnePiece {
+            bufferSize = min(capacity, compressed ? try uniqueDeflater().bound(rest) + Self.flushSlack : rest)
+        }
+        var output = [UInt8](repeating: 0, count: max(bufferSize, 1))
+        var outputLength = 0
         repeat {
             let piece: Range<Int>
             do {
@@ -100,6 +110,8 @@ package struct BLIPFrameWriter: Sendable {
             }
             outputLength -= 4
         }
+        var frame = header
+        frame.reserveCapacity(headerLength + outputLength + Self.checksumSize)
         frame += output[0..<outputLength]
         withUnsafeBytes(of: checksum.bigEndian) { frame += $0 }
 

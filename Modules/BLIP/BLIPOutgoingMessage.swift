@@ -90,6 +90,14 @@ package struct BLIPOutgoingMessage: Sendable {
         }
     }
 
+    /// How many bytes are left when they all go to the codec as one piece (no body source, no
+    /// further segment, no pending empty read); nil otherwise.
+    var remainingAsOnePiece: Int? {
+        guard source == nil, !pendingEmptyRead else { return nil }
+        let end = segmentEnds.first { $0 > position } ?? payload.count
+        return end == payload.count ? payload.count - position : nil
+    }
+
     /// The next piece for the codec: the rest of the current segment (empty at the end). With a
     /// body source, the next read once the current one is used up.
     ///

@@ -89,14 +89,30 @@ package struct RevisionID: Hashable, Sendable {
 
     /// The ASCII form, e.g. `1-0b2e3c…`.
     package var string: String {
-        var text = String(generation)
-        text.reserveCapacity(text.utf8.count + 1 + digest.count * 2)
-        text.append("-")
-        for byte in digest {
-            text.unicodeScalars.append(Self.hexDigits[Int(byte >> 4)])
-            text.unicodeScalars.append(Self.hexDigits[Int(byte & 0x0F)])
+        // Written as ASCII bytes in one buffer: appending scalars one by one was about 1 % of
+        // a push's CPU time (every listed and sent revision is written out several times).
+        var generationDigits = 1
+        var rest = generation / 10
+        while rest > 0 {
+            generationDigits += 1
+            rest /= 10
         }
-        return text
+        let length = generationDigits + 1 + digest.count * 2
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var value = generation
+            for index in stride(from: generationDigits - 1, through: 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+            buffer[generationDigits] = UInt8(ascii: "-")
+            var position = generationDigits + 1
+            for byte in digest {
+                buffer[position] = Self.hexDigitBytes[Int(byte >> 4)]
+                buffer[position + 1] = Self.hexDigitBytes[Int(byte & 0x0F)]
+                position += 2
+            }
+            return length
+        }
     }
 
     /// The binary form: `varint(generation) ‖ digest`.
@@ -132,7 +148,7 @@ package struct RevisionID: Hashable, Sendable {
         return RevisionID(generation: (parent?.generation ?? 0) + 1, digest: Array(hasher.finalize()))
     }
 
-    private static let hexDigits: [Unicode.Scalar] = Array("0123456789abcdef".unicodeScalars)
+    private static let hexDigitBytes: [UInt8] = Array("0123456789abcdef".utf8)
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

@@ -22,18 +22,23 @@ package enum MessageJSON {
     package static func quoted(_ string: String) -> String { encode(string) }
 
     /// Whether `bytes` contain `needle` (revision bodies are scanned for a few keys before
-    /// anything costlier is done): memchr for the first byte, then a comparison.
+    /// anything costlier is done): `memchr` for the needle's first byte that is not a quote,
+    /// then a comparison around it. Searching for the leading quote stopped at every string of
+    /// the JSON; six such scans per received revision were about 1.5 % of a push.
     package static func contains(_ bytes: [UInt8], _ needle: String) -> Bool {
         let pattern = Array(needle.utf8)
-        guard let first = pattern.first, bytes.count >= pattern.count else { return false }
+        guard !pattern.isEmpty, bytes.count >= pattern.count else { return false }
+        let anchor = pattern.firstIndex { $0 != UInt8(ascii: "\"") } ?? 0
+        let anchorByte = Int32(pattern[anchor])
         return bytes.withUnsafeBytes { haystack -> Bool in
             guard let base = haystack.baseAddress else { return false }
-            var offset = 0
-            let last = haystack.count - pattern.count
+            // The anchor byte of a match lies in anchor...(count - pattern.count + anchor).
+            var offset = anchor
+            let last = haystack.count - pattern.count + anchor
             while offset <= last {
-                guard let found = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+                guard let found = memchr(base + offset, anchorByte, last - offset + 1) else { return false }
                 let position = base.distance(to: UnsafeRawPointer(found))
-                if memcmp(base + position, pattern, pattern.count) == 0 { return true }
+                if memcmp(base + position - anchor, pattern, pattern.count) == 0 { return true }
                 offset = position + 1
             }
             return false

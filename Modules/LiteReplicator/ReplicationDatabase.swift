@@ -57,23 +57,31 @@ package struct ReplicationDatabase: Sendable {
     /// `skipKnownTo` is set, so a push–pull pair does not echo what it just pulled.
     package func changes(since: UInt64, limit: Int, remoteID: UInt16?, activeOnly: Bool = false,
                          documentIDs: Set<String>?) throws -> (changes: [OutgoingChange], lastSequence: UInt64, exhausted: Bool) {
-        let entries = try core.changes(since: since, limit: limit)
+        // One pass over the sequence index in one read snapshot, bodies included (the tree
+        // holds the remote's revision): reading each listed document again by its ID cost a
+        // statement and a read transaction per change, about 3 % of a push.
+        try core.checkOpen()
+        let records = try DatabaseError.mapping("listing the changes of the database since \(since)") {
+            try core.dataFile.withReadSnapshot {
+                let enumerator = try core.documents.enumerate(since: since, options: RecordEnumerationOptions(includeDeleted: true))
+                var records: [Record] = []
+                while records.count < limit, let record = try enumerator.next() { records.append(record) }
+                return records
+            }
+        }
         var result: [OutgoingChange] = []
-        for entry in entries {
-            if let documentIDs, !documentIDs.contains(entry.documentID) { continue }
-            if activeOnly && entry.flags.contains(.deleted) { continue }
-            // One read: the record gives the tree and its stored size (LiteCore's bodySize).
-            guard let record = try DatabaseError.mapping("reading \"\(entry.documentID)\"", { try core.documents.get(entry.documentID) }),
-                  record.sequence == entry.sequence else { continue }
+        for record in records {
+            if let documentIDs, !documentIDs.contains(record.key) { continue }
+            if activeOnly && record.flags.contains(.deleted) { continue }
             let document = try StoredDocument(record: record)
             guard let current = document.current else { continue }
             let remote = remoteID.flatMap { document.tree.remoteRevision($0)?.id }
             if remote != nil && remote == current.id { continue }
-            let size = record.body.count
+            // The stored record's size is LiteCore's bodySize.
             result.append(OutgoingChange(documentID: document.id, revisionID: current.id, sequence: document.sequence,
-                                         deleted: current.isDeleted, bodySize: size, remoteAncestor: remote))
+                                         deleted: current.isDeleted, bodySize: record.body.count, remoteAncestor: remote))
         }
-        return (result, entries.last?.sequence ?? since, entries.count < limit)
+        return (result, records.last?.sequence ?? since, records.count < limit)
     }
 
     /// The current revision of a document, to send; nil when it no longer is `revisionID`'s

@@ -133,22 +133,18 @@ extension ReplicationSession {
     private func offer(_ changes: [OutgoingChange], mode: PushMode, tracker: Locked<SequenceTracker<UInt64>>,
                        synced: Locked<[(id: String, sequence: UInt64, revision: RevisionID)]>,
                        refused: Locked<Int>) async throws -> [(OutgoingChange, Set<RevisionID>)] {
-        let body: String
+        let body: [UInt8]
         let profile: String
         switch mode {
         case .propose:
             profile = "proposeChanges"
-            body = MessageJSON.encode(changes.map { change -> [Any] in
-                [change.documentID, change.revisionID.string, change.remoteAncestor?.string ?? "", change.bodySize]
-            })
+            body = ChangeListJSON.proposals(changes)
         case .changes:
             profile = "changes"
-            body = MessageJSON.encode(changes.map { change -> [Any] in
-                [change.sequence, change.documentID, change.revisionID.string, change.deleted ? 1 : 0, change.bodySize]
-            })
+            body = ChangeListJSON.changes(changes)
         }
         let reply = try await sendRequest(BLIPMessage(urgent: true, compressed: true, properties: ["Profile": profile],
-                                                      body: Array(body.utf8)), context: profile)
+                                                      body: body), context: profile)
         if let maxHistory = reply.properties["maxHistory"].flatMap(Int.init), maxHistory > 0 {
             state.withLock { $0.peerMaxHistory = maxHistory }
         }

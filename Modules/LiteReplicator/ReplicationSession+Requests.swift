@@ -183,7 +183,7 @@ extension ReplicationSession {
         while statuses.last == 0 { statuses.removeLast() }
         let maxHistory = (try? database.core.maxRevTreeDepth()) ?? 20  // allowed: LiteCore's default
         await request.respond(properties: ["maxHistory": String(maxHistory), "blobs": "true"],
-                              body: Array(MessageJSON.encode(statuses).utf8), compressed: true, urgent: true)
+                              body: ChangeListJSON.integers(statuses), compressed: true, urgent: true)
     }
 
     // MARK: A revision arrives

@@ -31,6 +31,8 @@ public final class Replicator: Sendable {
         var statusContinuations: [UInt64: AsyncStream<Status>.Continuation] = [:]
         var nextListenerID: UInt64 = 1
         var resetNextStart = false
+        /// A progress-only status is queued for delivery (see ``handle(_:)``).
+        var progressQueued = false
     }
     let state = Locked(State())
     let listenerQueue = DispatchQueue(label: "CouchbaseLite.replicator.listeners")
@@ -184,11 +186,17 @@ public final class Replicator: Sendable {
     private func handle(_ event: ReplicationEvent) {
         switch event {
         case .progress(let completed, let total):
-            state.withLock { state in
+            // Progress arrives once per document; listeners get the newest of what arrived
+            // while a delivery was queued (LiteCore likewise limits progress-only calls), and
+            // any other status change carries it at once. Every one of them was about 1 % of a
+            // push of small documents.
+            let queue = state.withLock { state -> Bool in
                 state.completed = completed
                 state.total = total
+                defer { state.progressQueued = true }
+                return !state.progressQueued
             }
-            notifyStatus()
+            if queue { listenerQueue.async { [self] in notifyStatus(onlyIfProgressQueued: true) } }
         case .caughtUp:
             if config.continuous { setActivity(.idle, error: nil) }
         case .documentsEnded(let documents):
@@ -220,8 +228,12 @@ public final class Replicator: Sendable {
 
     /// Hands the current status to every listener; done under the lock so that listeners see
     /// statuses in the order they happened.
-    private func notifyStatus() {
+    /// With `onlyIfProgressQueued`, does nothing when another status carried the progress since
+    /// it was queued.
+    private func notifyStatus(onlyIfProgressQueued: Bool = false) {
         let finished = state.withLock { state -> [AsyncStream<Status>.Continuation] in
+            if onlyIfProgressQueued && !state.progressQueued { return [] }
+            state.progressQueued = false
             let current = Status(activity: state.activity,
                                  progress: Progress(completed: state.completed, total: state.total), error: state.error)
             let change = ReplicatorChange(replicator: self, status: current)

@@ -1,0 +1,37 @@
+import CouchbaseLiteSwift
+import Foundation
+import LiteSupport
+import Testing
+import TestSupport
+
+/// Progress-only statuses are coalesced (a listener gets the newest of those that arrived
+/// while one was queued); what listeners see must still be in order, end with exactly one
+/// `.stopped` carrying the final counts, and never go backwards.
+@Suite struct ReplicatorProgressTests {
+    @Test(arguments: enginePairs.indices)
+    func listenersSeeOrderedProgressEndingInOneFinalStoppedStatus(pair: Int) async throws {
+        try await withTwoDatabases(enginePairs[pair]) { source, target, _ in
+            try source.inBatch {
+                for index in 1...300 { try source.saveDocument(MutableDocument(id: "doc-\(index)", data: ["n": index])) }
+            }
+            let replicator = localReplicator(source, target, .push)
+            let seen = Locked<[Replicator.Status]>([])
+            let token = replicator.addChangeListener { change in seen.withLock { $0.append(change.status) } }
+            let final = await replicator.runToCompletion()
+            // Listeners are called on their queue after the status stream ended: wait for it.
+            for _ in 0..<500 where seen.withLock({ $0.last?.activity }) != .stopped {
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
+            try await Task.sleep(nanoseconds: 100_000_000)  // a late duplicate would arrive meanwhile
+            replicator.removeChangeListener(withToken: token)
+            let statuses = seen.withLock { $0 }
+            #expect(final.error == nil)
+            #expect(statuses.filter { $0.activity == .stopped }.count == 1)
+            #expect(statuses.last?.activity == .stopped)
+            #expect(statuses.last?.progress.completed == 300)
+            #expect(statuses.last?.progress.total == 300)
+            let completed = statuses.map(\.progress.completed)
+            #expect(completed == completed.sorted())
+        }
+    }
+}
