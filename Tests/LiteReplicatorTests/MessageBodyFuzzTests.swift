@@ -119,8 +119,11 @@ import TestSupport
         }
         let state = Locked<(finished: Bool, hung: Bool)>((false, false))
         let watchdog = Task {
-            // A time limit, not a wait for work: an input that takes this long is a hang.
-            try await Task.sleep(for: .seconds(30))
+            // A time limit, not a wait for work: an input that takes this long is a hang. Inputs
+            // take milliseconds alone; 120 s because in the whole suite on 2 cores the
+            // cooperative pool can be held for tens of seconds by CPU-heavy synchronous tests,
+            // which starves an input without hanging it (one input passed 30 s that way).
+            try await Task.sleep(for: .seconds(120))
             let fire = state.withLock { state -> Bool in
                 if state.finished { return false }
                 state.hung = true
