@@ -119,7 +119,7 @@ package struct RocksDBEngine: StorageEngine {
             return file
         } catch {
             shared.release()
-            if creating && !exists { try? FileManager.default.removeItem(atPath: path) }
+            if creating && !exists { try? FileManager.default.removeItem(atPath: path) }  // allowed: only the folder this call created; the open error is reported
             throw error
         }
     }

@@ -93,7 +93,7 @@ package struct SQLiteEngine: StorageEngine {
             try connection.execute(SQLiteSchema.createFile)
         } catch {
             connection.close()
-            try? delete(at: path)
+            try? delete(at: path)  // allowed: removes only the file this call created; its creation error is the one reported
             throw error
         }
         return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true, reader: reader)
