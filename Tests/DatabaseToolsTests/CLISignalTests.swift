@@ -104,7 +104,7 @@ import TestSupport
         let stopped = try await Self.onOwnThread {
             let push = try RunningTool(["push", sourcePath, url, "--continuous"])
             // Bounded: a push that never arrives fails the test instead of hanging it.
-            let delivered = arrived.wait(timeout: .now() + 60) == .success
+            let delivered = arrived.wait(timeout: .now() + 180) == .success
             return (delivered, push.stop(with: SIGINT))
         }
         await listener.stop()
