@@ -28,7 +28,7 @@ package struct RocksDBEngine: StorageEngine {
 
     /// Whether `path` is a folder holding a RocksDB `CURRENT` file that names a manifest.
     package func recognises(fileAt path: String) -> Bool {
-        (try? Self.checkFolder(path)) != nil
+        (try? Self.checkFolder(path)) != nil  // allowed: a yes/no question: is this a RocksDB folder
     }
 
     /// Removes the folder and everything in it.
@@ -84,7 +84,7 @@ package struct RocksDBEngine: StorageEngine {
                 throw StorageError(.ioFailure, "cannot create folder \"\(path)\": \(error.localizedDescription)")
             }
             creating = true
-        } else if (try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty == true {
+        } else if (try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty == true {  // allowed: an unreadable folder is not taken as empty; it goes on to the open, which reports
             guard options.create, !options.readOnly else {
                 throw StorageError(.notADatabase, "\"\(path)\" is an empty folder, not a RocksDB database")
             }
@@ -113,7 +113,7 @@ package struct RocksDBEngine: StorageEngine {
             do {
                 try Self.checkFormat(file, creating: creating)
             } catch {
-                try? file.close()
+                try? file.close()  // allowed: closing after a failed check; the check error is reported
                 throw error
             }
             return file
@@ -182,8 +182,8 @@ package struct RocksDBEngine: StorageEngine {
     /// Whether `path` starts with SQLite's magic header (to name it in an error message).
     private static func isSQLiteFile(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let bytes = (try? handle.read(upToCount: 16)).map { [UInt8]($0) } ?? []
+        defer { try? handle.close() }  // allowed: a read handle
+        let bytes = (try? handle.read(upToCount: 16)).map { [UInt8]($0) } ?? []  // allowed: sniffing a header for an error message; unreadable is "not SQLite"
         return bytes == Array("SQLite format 3\0".utf8)
     }
 

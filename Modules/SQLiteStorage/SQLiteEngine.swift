@@ -31,8 +31,8 @@ package struct SQLiteEngine: StorageEngine {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
               let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let bytes = (try? handle.read(upToCount: 16)).map { [UInt8]($0) } ?? []
+        defer { try? handle.close() }  // allowed: a read handle
+        let bytes = (try? handle.read(upToCount: 16)).map { [UInt8]($0) } ?? []  // allowed: sniffing a header; unreadable is "not recognised"
         return bytes == SQLiteFileHeader.magic
     }
 
@@ -174,7 +174,7 @@ package struct SQLiteEngine: StorageEngine {
             return SQLiteDataFile(path: path, readOnly: readOnly, writer: readOnly ? nil : connection,
                                   hasPurgeCount: hasPurgeCount, reader: reader)
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? connection.execute("ROLLBACK")  // allowed: rolling back after a failure; that failure is the one reported
             connection.close()
             throw error
         }
