@@ -8,7 +8,7 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
     package let name: String
     let id: UInt32
     let file: RocksDBDataFile
-    private let recordPrefix: [UInt8]
+    let recordPrefix: [UInt8]
     private let sequencePrefix: [UInt8]
     private let expirationPrefix: [UInt8]
 
@@ -21,8 +21,8 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
         expirationPrefix = RocksDBLayout.prefix(RocksDBLayout.expirationTag, id)
     }
 
-    private var handle: RocksDBHandle { file.handle }
-    private var path: String { file.path }
+    var handle: RocksDBHandle { file.handle }
+    var path: String { file.path }
 
     func recordKey(_ key: String) -> [UInt8] {
         var bytes = recordPrefix
