@@ -208,6 +208,12 @@ struct QueryCompiler {
             return .literal(.missing)
         case "[]":
             return .call("[]", arguments)
+        case "IS" where arguments.count == 2 && arguments[1] == .literal(.null):
+            // N1QL's IS [NOT] NULL: MISSING for a missing operand (as 2.8 answers too), not an
+            // identity test between MISSING and NULL.
+            return .call("IS NULL", [arguments[0]])
+        case "IS NOT" where arguments.count == 2 && arguments[1] == .literal(.null):
+            return .call("IS NOT NULL", [arguments[0]])
         default:
             try QueryFunctions.checkArity(name, count: arguments.count, at: location)
             return .call(name, arguments)

@@ -166,7 +166,9 @@ struct QueryEvaluator {
             let numbers = values.compactMap(\.number)
             let allInts = values.allSatisfy { if case .int = $0 { true } else { false } }
             let sum = numbers.reduce(0, +)
-            if name == "AVG()" { return numbers.isEmpty ? .null : .double(sum / Double(numbers.count)) }
+            // Nothing to add up is NULL for both (N1QL, and SQL's SUM that 2.8 runs), not 0.
+            if numbers.isEmpty { return .null }
+            if name == "AVG()" { return .double(sum / Double(numbers.count)) }
             if allInts, let exact = Int64(exactly: sum) { return .int(exact) }
             return .double(sum)
         case "MIN()": return values.min { QueryValue.compare($0, $1) < 0 } ?? .null

@@ -17,6 +17,9 @@ enum QueryOperators {
             }
         case "IS": return .bool(identical(values[0], values[1]))
         case "IS NOT": return .bool(!identical(values[0], values[1]))
+        case "IS NULL", "IS NOT NULL":
+            if values[0] == .missing { return .missing }
+            return .bool((values[0] == .null) == (name == "IS NULL"))
         case "IS MISSING": return .bool(values[0] == .missing)
         case "IS NOT MISSING", "EXISTS": return .bool(values[0] != .missing)
         case "IS VALUED": return .bool(values[0] != .missing && values[0] != .null)

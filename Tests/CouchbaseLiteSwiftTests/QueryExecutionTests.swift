@@ -158,6 +158,21 @@ import TestSupport
                 .from(DataSource.database(database)).where(Meta.id.equalTo(Expression.string("other"))).execute().next())
             #expect(missing.toDictionary().keys.sorted() == ["name"])
             #expect(missing.value(forKey: "number") == nil)
+
+            // IS [NOT] NULL is MISSING for a missing property (N1QL; 2.8 answers the same), so
+            // neither keeps the 100 documents without a name; SUM of no numbers is NULL.
+            for sql in ["SELECT META().id FROM _ WHERE name IS NULL", "SELECT META().id FROM _ WHERE name IS NOT NULL"] {
+                let ids = try database.createQuery(sql).execute().map { $0.string(at: 0) }
+                #expect(ids == (sql.hasSuffix("NOT NULL") ? ["other"] : []), "\(sql)")
+            }
+            let names = try #require(try database.createQuery("SELECT SUM(name), SUM(nothing), COUNT(name) FROM _")
+                .execute().next())
+            #expect(names.value(at: 0) is NSNull && names.value(at: 1) is NSNull && names.int(at: 2) == 1)
+            let notNull = try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["IS NOT",[".name"],null]}"#)
+            #expect(try notNull.execute().map { $0.string(at: 0) } == ["other"])
+            let spelled = QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.database(database))
+                .where(Expression.property("name").notNullOrMissing())
+            #expect(try spelled.execute().map { $0.string(at: 0) } == ["other"])
         }
     }
 
