@@ -183,7 +183,10 @@ struct QueryCompiler {
             return .parameter(name)
         }
         if op.hasPrefix("?") {
-            let name = op == "?" ? (operands.first?.string ?? "") : String(op.dropFirst())
+            // `["?x"]`, `["?x.a"]`, `["?x", "a", "b"]` or `["?", "x", "a"]`: the operands after
+            // the name extend the path, as for properties.
+            let name = op == "?" ? Self.path(operands.first?.string ?? "", extendedBy: operands.dropFirst())
+                                 : Self.path(String(op.dropFirst()), extendedBy: operands[...])
             let parts = try FleecePath(name).components
             guard case .key(let variable)? = parts.first else { throw QueryError("bad variable \"\(name)\"", at: location) }
             return .variable(variable, path: Array(parts.dropFirst()))
@@ -220,13 +223,20 @@ struct QueryCompiler {
         }
     }
 
-    private mutating func property(_ text: String, extra: [FleeceValue] = [], at location: String) throws -> CompiledExpression {
-        // `[".", "a", "b"]` or `[".a.b"]`; `._id` and friends are metadata.
-        var path = String(text.dropFirst())
+    /// `start` followed by one key per string operand (its dots escaped: an operand is one key)
+    /// and `[n]` per `[n]` operand, as a path string.
+    private static func path(_ start: String, extendedBy extra: ArraySlice<FleeceValue>) -> String {
+        var path = start
         for component in extra {
             if let key = component.string { path += (path.isEmpty ? "" : ".") + key.replacingOccurrences(of: ".", with: "\\.") }
             else if let index = component.array?[0]?.int64 { path += "[\(index)]" }
         }
+        return path
+    }
+
+    private mutating func property(_ text: String, extra: [FleeceValue] = [], at location: String) throws -> CompiledExpression {
+        // `[".", "a", "b"]` or `[".a.b"]`; `._id` and friends are metadata.
+        let path = Self.path(String(text.dropFirst()), extendedBy: extra[...])
         if path.isEmpty { return .property(alias: nil, path: []) }
         var components: [FleecePath.Component]
         do {

@@ -129,6 +129,25 @@ import TestSupport
         }
     }
 
+    /// A variable's path may follow its name as operands, as 2.8's JSON queries write it.
+    @Test(arguments: StorageEngineKind.allCases)
+    func variablePathsInEveryJSONSpelling(engine: StorageEngineKind) throws {
+        try withDatabase(engine) { database, _ in
+            try database.saveDocument(MutableDocument(id: "a", json: #"{"reviews":[{"ratings":{"Overall":3}},{"ratings":{"Overall":5}}]}"#))
+            try database.saveDocument(MutableDocument(id: "b", json: #"{"reviews":[{"ratings":{"Overall":4}}]}"#))
+            try database.saveDocument(MutableDocument(id: "c", json: #"{"reviews":[{"ratings.Overall":3}]}"#))
+            for variable in [#"["?r.ratings.Overall"]"#, #"["?r","ratings","Overall"]"#, #"["?","r","ratings","Overall"]"#,
+                             #"["?r.ratings","Overall"]"#] {
+                let query = try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["ANY","r",[".reviews"],["=","#
+                                                     + variable + ",3]]}")
+                #expect(try query.execute().map { $0.string(at: 0) } == ["a"], "\(variable)")
+            }
+            // An operand is one key, dots and all (2.8 reads it so too).
+            let dotted = try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["ANY","r",[".reviews"],["=",["?r","ratings.Overall"],3]]}"#)
+            #expect(try dotted.execute().map { $0.string(at: 0) } == ["c"])
+        }
+    }
+
     @Test(arguments: StorageEngineKind.allCases)
     func aggregatesParametersAndMissingValues(engine: StorageEngineKind) throws {
         try withDatabase(engine) { database, _ in
