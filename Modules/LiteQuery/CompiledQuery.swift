@@ -47,6 +47,9 @@ package struct CompiledQuery: Sendable {
         return expressions.reduce(into: []) { $0.formUnion($1.parameterNames) }
     }
 
+    /// The full-text indexes the query's `MATCH()`es search.
+    package var fullTextIndexNames: Set<String> { Set((whereClause?.fullTextSearches ?? []).map(\.index)) }
+
     /// The column names, in order.
     package var columnNames: [String] { columns.map(\.name) }
 

@@ -25,7 +25,13 @@ extension FullTextIndex {
         if let code = language, StemmingLanguage(code: code) == nil { language = nil }
         return FullTextIndexDefinition(name: foreign.name, properties: properties, language: language,
                                        ignoresDiacritics: options.ignoresDiacritics, stemming: options.stemming,
-                                       stopWords: options.stopWords)
+                                       stopWords: options.stopWords, stopWordsTakePositions: false)
+    }
+
+    /// Whether `core`'s file holds a full-text index of Couchbase Lite's called `name` that
+    /// opening the file for writing would give a copy of ours.
+    package static func isAdoptable(_ name: String, in core: DatabaseCore) throws -> Bool {
+        try core.dataFile.foreignIndexes().contains { $0.name == name && definition(adopting: $0) != nil }
     }
 
     /// Builds our index beside each of Couchbase Lite's full-text indexes in `core`'s file that

@@ -50,7 +50,7 @@ package final class FullTextIndex: DocumentIndexer {
         LiteCoreFTS4Tokenizer.install()
         let made = try FullTextIndex(definition: definition)
         let index = core.indexer(named: made.storeName) { made } as? FullTextIndex ?? made
-        guard index.definition == definition else {
+        guard index.definition.satisfies(definition) else {
             throw TextAnalysisError("a full-text index named \"\(definition.name)\" already exists with "
                                     + "another definition; delete it first")
         }
@@ -59,7 +59,7 @@ package final class FullTextIndex: DocumentIndexer {
             let store = try core.dataFile.byteKeyStore(index.storeName)
             if let existing = try store.get(FullTextPostings.definitionKey) {
                 let stored = try JSONDecoder().decode(FullTextIndexDefinition.self, from: Data(existing))
-                guard stored == definition else {
+                guard stored.satisfies(definition) else {
                     throw TextAnalysisError("a full-text index named \"\(definition.name)\" already exists with "
                                             + "another definition; delete it first")
                 }
@@ -270,13 +270,16 @@ package final class FullTextIndex: DocumentIndexer {
     /// and property; decisions FTS-6).
     func catchUp(in core: DatabaseCore) throws {
         try core.inTransaction {
-            let store = try core.dataFile.byteKeyStore(storeName)
-            let stats = try readStats(store)
-            let lastSequence = Int(clamping: try core.documents.lastSequence())
-            if stats.format != FullTextPostings.currentFormat || stats.sequence < lastSequence {
-                try rebuild(in: core)
-            }
+            if try isBehind(in: core) { try rebuild(in: core) }
         }
+    }
+
+    /// Whether ``catchUp(in:)`` would rebuild the index (a read, for a read-only open to decide
+    /// whether it must open for writing to answer correctly).
+    package func isBehind(in core: DatabaseCore) throws -> Bool {
+        let stats = try readStats(try core.dataFile.byteKeyStore(storeName))
+        let lastSequence = Int(clamping: try core.documents.lastSequence())
+        return stats.format != FullTextPostings.currentFormat || stats.sequence < lastSequence
     }
 
     // MARK: Search

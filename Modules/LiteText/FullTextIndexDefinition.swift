@@ -17,16 +17,30 @@ package struct FullTextIndexDefinition: Sendable, Equatable, Codable {
     package var stemming: Bool
     /// Stop words replacing the language's list; nil uses the language's list.
     package var stopWords: [String]?
+    /// False for an index adopted from Couchbase Lite: only kept words take positions, as in
+    /// its FTS4 table, so phrases and NEAR answer as it does. Nil (definitions stored before
+    /// this existed) and true: stop words take positions.
+    package var stopWordsTakePositions: Bool?
 
     /// Makes a definition.
     package init(name: String, properties: [String], language: String? = nil, ignoresDiacritics: Bool = false,
-                 stemming: Bool = true, stopWords: [String]? = nil) {
+                 stemming: Bool = true, stopWords: [String]? = nil, stopWordsTakePositions: Bool? = nil) {
         self.name = name
         self.properties = properties
         self.language = language
         self.ignoresDiacritics = ignoresDiacritics
         self.stemming = stemming
         self.stopWords = stopWords
+        self.stopWordsTakePositions = stopWordsTakePositions
+    }
+
+    /// Whether an index with this definition answers a request to create `requested`: the same
+    /// definition, where a request that does not say how stop words count accepts either (so an
+    /// app that creates its index at every launch keeps the one adopted from Couchbase Lite).
+    package func satisfies(_ requested: FullTextIndexDefinition) -> Bool {
+        var mine = self
+        if requested.stopWordsTakePositions == nil { mine.stopWordsTakePositions = nil }
+        return mine == requested
     }
 
     /// The tokenizer this definition describes.
@@ -44,7 +58,8 @@ package struct FullTextIndexDefinition: Sendable, Equatable, Codable {
             stemmingLanguage = known
         }
         return try TextTokenizer(language: stemmingLanguage, ignoresDiacritics: ignoresDiacritics,
-                                 stemming: stemming, stopWords: stopWords)
+                                 stemming: stemming, stopWords: stopWords,
+                                 stopWordsTakePositions: stopWordsTakePositions ?? true)
     }
 
     /// The name of the byte-key store holding the index (`fts:` and the name, percent-encoded

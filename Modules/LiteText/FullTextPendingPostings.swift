@@ -100,15 +100,21 @@ struct FullTextPendingPostings {
         var counts = [Int](repeating: 0, count: texts.count)
         for (column, text) in texts.enumerated() {
             guard let text, text.type == .string else { continue }
-            var position = 0   // stop words take a position too (a phrase across one still matches)
+            // Stop words take a position too (a phrase across one still matches), except in an
+            // index adopted from Couchbase Lite, whose positions count kept words only.
+            var position = 0
+            let stopWordsTakePositions = tokenizer.stopWordsTakePositions
             try text.withPayload { raw in
                 let bytes = raw.assumingMemoryBound(to: UInt8.self)
                 try TextTokenizer.forEachWordRange(in: bytes) { range in
-                    defer { position += 1 }
                     let term = termTable.term(ofWord: bytes[range], tokenizer: tokenizer)
-                    guard term != FullTextTermTable.stopWord else { return }
+                    guard term != FullTextTermTable.stopWord else {
+                        if stopWordsTakePositions { position += 1 }
+                        return
+                    }
                     counts[column] += 1
                     try document.add(term: term, column: column, position: position, byteRange: range)
+                    position += 1
                 }
             }
         }

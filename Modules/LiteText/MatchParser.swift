@@ -131,15 +131,19 @@ struct MatchParser {
     private func terms(_ text: String, column: String?, prefix: Bool) -> MatchExpression? {
         let words = TextTokenizer.words(in: text).map(\.0)
         var terms: [MatchTerm] = []
-        for (offset, word) in words.enumerated() {
-            let isLast = offset == words.count - 1
+        var offset = 0   // the word's position in the phrase, counted as the index counts them
+        for (index, word) in words.enumerated() {
+            let isLast = index == words.count - 1
             // A prefix is matched unstemmed: the stem of a partial word is not a prefix of anything.
             if prefix && isLast {
                 terms.append(MatchTerm(text: TextTokenizer.fold(word, ignoresDiacritics: tokenizer.ignoresDiacritics),
                                        isPrefix: true, column: column, offset: offset))
             } else if let term = tokenizer.term(for: word) {
                 terms.append(MatchTerm(text: term, column: column, offset: offset))
+            } else if !tokenizer.stopWordsTakePositions {
+                continue
             }
+            offset += 1
         }
         if terms.isEmpty { return nil }
         if terms.count == 1 {

@@ -22,6 +22,9 @@ package struct TextTokenizer: Sendable {
     package let ignoresDiacritics: Bool
     /// The stop words (already normalised); empty for none.
     package let stopWords: Set<String>
+    /// Whether a stop word takes a word position (ours), or only kept words count (Couchbase
+    /// Lite's `unicodesn`, for the indexes adopted from its files: FTS-20).
+    package let stopWordsTakePositions: Bool
     private let stemmer: Stemmer?
 
     /// A tokenizer for `language` (nil: none).
@@ -29,10 +32,12 @@ package struct TextTokenizer: Sendable {
     /// - Parameters:
     ///   - stemming: stem words (when the language has a stemmer).
     ///   - stopWords: the words to leave out; nil uses the language's list.
+    ///   - stopWordsTakePositions: false to count only kept words' positions, as Couchbase Lite does.
     package init(language: StemmingLanguage?, ignoresDiacritics: Bool = false, stemming: Bool = true,
-                 stopWords: [String]? = nil) throws {
+                 stopWords: [String]? = nil, stopWordsTakePositions: Bool = true) throws {
         self.language = language
         self.ignoresDiacritics = ignoresDiacritics
+        self.stopWordsTakePositions = stopWordsTakePositions
         stemmer = try (stemming ? language : nil).map { try Stemmer(language: $0) }
         let words = stopWords ?? language.map { StopWords.list(for: $0) } ?? []
         self.stopWords = Set(words.map { Self.fold($0, ignoresDiacritics: ignoresDiacritics) })
@@ -50,10 +55,13 @@ package struct TextTokenizer: Sendable {
     package func forEachToken(in text: String, _ body: (String, Int, Range<Int>) throws -> Void) rethrows {
         var position = 0
         try Self.forEachWord(in: text) { word, range in
-            defer { position += 1 }
             let folded = Self.fold(word, ignoresDiacritics: ignoresDiacritics)
-            if stopWords.contains(folded) { return }
+            if stopWords.contains(folded) {
+                if stopWordsTakePositions { position += 1 }
+                return
+            }
             try body(stemmer?.stem(folded) ?? folded, position, range)
+            position += 1
         }
     }
 

@@ -1,6 +1,7 @@
 import DatabaseTools
 import Foundation
 import LiteStorage
+@testable import SQLiteStorage
 import Testing
 import TestSupport
 
@@ -34,6 +35,41 @@ import TestSupport
             let explained = try ToolRunner.cblite("query", db, Self.query, "--explain")
             #expect(explained.output.contains("index \"index1\""), "\(explained.output)")
             #expect(try ToolRunner.cblite("query", db, Self.query).output == "[\"added\"]\n")
+        }
+    }
+
+    /// `cblite query` with a `MATCH` on a full-text index only Couchbase Lite has built: it
+    /// builds ours (saying so), answers as the real 2.8 tool did on the same file, and after a
+    /// write our index missed (as Couchbase Lite's own writes would) it catches up first.
+    @Test func aQueryOnCouchbaseLitesFullTextIndexBuildsOursAndAnswers() throws {
+        try withTemporaryDirectory { directory in
+            let db = try Fixtures.copy("v2/sentences-fts4-2.8.cblite2", into: directory).path
+            let query = #"{"WHAT":[["._id"]],"WHERE":["MATCH","sentenceFTS","dark NEAR/0 stormy"]}"#
+            let first = try ToolRunner.cblite("query", db, query)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.output == "[\"0000001\"]\n")
+            #expect(first.stderr.contains("built our copy of Couchbase Lite's full-text index \"sentenceFTS\""))
+            let again = try ToolRunner.cblite("query", db, query)
+            #expect(again.output == first.output && again.stderr.isEmpty, "\(again.stderr)")
+
+            // Another program's save, as SQL (SQLite's triggers keep the FTS4 table; our index
+            // hears nothing), as Couchbase Lite's would be: a copy of 0000006 under a new ID.
+            do {
+                let core = try DatabaseLocation(path: db).open(.readWrite)
+                defer { try? core.close() }
+                let file = try #require(core.dataFile as? SQLiteDataFile)
+                try file.write {
+                    try file.withWriter { connection in
+                        try connection.execute("""
+                            INSERT INTO kv_default (key, sequence, flags, version, body) SELECT 'elsewhere', \
+                            (SELECT max(sequence) + 1 FROM kv_default), flags, version, body FROM kv_default WHERE key = '0000006';
+                            UPDATE kvmeta SET lastSeq = (SELECT max(sequence) FROM kv_default) WHERE name = 'default';
+                            """)
+                    }
+                }
+            }
+            let thrust = try ToolRunner.cblite("query", db, #"{"WHAT":[["._id"]],"WHERE":["MATCH","sentenceFTS","thrust"]}"#)
+            #expect(thrust.output == "[\"0000006\"]\n[\"elsewhere\"]\n", "\(thrust.stderr)")
         }
     }
 

@@ -21,6 +21,9 @@ import TestSupport
         "London": ["0000001", "0000002"], "rain": ["0000001", "0000006", "0000031"], "torrent": ["0000001"],
         "\"dark and stormy\"": ["0000001"], "Dummie woman": ["0000034", "0000036"], "lond*": ["0000001", "0000002"],
         "night NEAR/3 dark": ["0000001"], "house NOT rain": ["0000003", "0000005"], "thrust": ["0000006"],
+        // Its positions count kept words only: "dark and stormy", "fell in torrents".
+        "dark NEAR/0 stormy": ["0000001"], "\"dark stormy\"": ["0000001"], "fell NEAR/0 torrents": ["0000001"],
+        "\"house of a description\"": ["0000003"],
     ]
 
     private func openCopy(_ directory: TemporaryDirectory, copying: Bool = true) throws -> Database {

@@ -43,7 +43,7 @@ struct QueryCommand: ParsableCommand {
             } catch let error as QueryError {
                 throw DatabaseToolsError(.invalidArgument, "invalid query: \(error)")
             }
-            let core = try options.open(.readOnly)
+            var core = try options.open(.readOnly)
             defer { try? core.close() }
             let compiled: CompiledQuery
             do {
@@ -52,6 +52,23 @@ struct QueryCommand: ParsableCommand {
                 throw DatabaseToolsError(.invalidArgument, "invalid query: \(error)")
             }
             try FullTextIndex.openAll(in: core)
+            // A full-text index real Couchbase Lite made that has no copy of ours yet, or ours
+            // when Couchbase Lite wrote documents since, cannot answer read-only: open for
+            // writing, which builds or catches up ours (Couchbase Lite's FTS4 table stays as it
+            // is), as any writing open of the file does.
+            let unadopted = try compiled.fullTextIndexNames.filter {
+                try FullTextIndex.named($0, in: core) == nil && FullTextIndex.isAdoptable($0, in: core)
+            }
+            let behind = try compiled.fullTextIndexNames.filter { try FullTextIndex.named($0, in: core)?.isBehind(in: core) == true }
+            if !unadopted.isEmpty || !behind.isEmpty {
+                try core.close()
+                core = try options.open(.readWrite)
+                try FullTextIndex.openAll(in: core)
+                for name in unadopted.sorted() where FullTextIndex.named(name, in: core) != nil {
+                    FileHandle.standardError.write(Data(("cblite: built our copy of Couchbase Lite's full-text index "
+                        + "\"\(name)\" (Couchbase Lite's own is unchanged)\n").utf8))
+                }
+            }
             try ValueIndex.openAll(in: core)
             if explain {
                 print(json)
