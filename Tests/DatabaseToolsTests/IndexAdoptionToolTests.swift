@@ -1,7 +1,6 @@
 import DatabaseTools
 import Foundation
 import LiteStorage
-@testable import SQLiteStorage
 import Testing
 import TestSupport
 
@@ -52,22 +51,8 @@ import TestSupport
             let again = try ToolRunner.cblite("query", db, query)
             #expect(again.output == first.output && again.stderr.isEmpty, "\(again.stderr)")
 
-            // Another program's save, as SQL (SQLite's triggers keep the FTS4 table; our index
-            // hears nothing), as Couchbase Lite's would be: a copy of 0000006 under a new ID.
-            do {
-                let core = try DatabaseLocation(path: db).open(.readWrite)
-                defer { try? core.close() }
-                let file = try #require(core.dataFile as? SQLiteDataFile)
-                try file.write {
-                    try file.withWriter { connection in
-                        try connection.execute("""
-                            INSERT INTO kv_default (key, sequence, flags, version, body) SELECT 'elsewhere', \
-                            (SELECT max(sequence) + 1 FROM kv_default), flags, version, body FROM kv_default WHERE key = '0000006';
-                            UPDATE kvmeta SET lastSeq = (SELECT max(sequence) FROM kv_default) WHERE name = 'default';
-                            """)
-                    }
-                }
-            }
+            // Couchbase Lite's save of a copy of 0000006: only its FTS4 table hears of it.
+            try ForeignSave.copyDocument("0000006", as: "elsewhere", inFileAt: db)
             let thrust = try ToolRunner.cblite("query", db, #"{"WHAT":[["._id"]],"WHERE":["MATCH","sentenceFTS","thrust"]}"#)
             #expect(thrust.output == "[\"0000006\"]\n[\"elsewhere\"]\n", "\(thrust.stderr)")
         }

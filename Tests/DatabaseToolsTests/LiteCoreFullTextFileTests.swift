@@ -123,20 +123,8 @@ import TestSupport
             let database = try openCopy(directory)
             #expect(try matches(database, "thrust") == ["0000006"])
             try database.close()
-            // Another program's save, as SQL (SQLite's triggers keep the FTS4 table; our index
-            // hears nothing): a copy of 0000006 under a new ID and sequence.
-            let core = try DatabaseLocation(path: directory.appending("sentences-fts4-2.8.cblite2").path).open(.readWrite)
-            let file = try #require(core.dataFile as? SQLiteDataFile)
-            try file.write {
-                try file.withWriter { connection in
-                    try connection.execute("""
-                        INSERT INTO kv_default (key, sequence, flags, version, body) SELECT 'elsewhere', \
-                        (SELECT max(sequence) + 1 FROM kv_default), flags, version, body FROM kv_default WHERE key = '0000006';
-                        UPDATE kvmeta SET lastSeq = (SELECT max(sequence) FROM kv_default) WHERE name = 'default';
-                        """)
-                }
-            }
-            try core.close()
+            try ForeignSave.copyDocument("0000006", as: "elsewhere",
+                                         inFileAt: directory.appending("sentences-fts4-2.8.cblite2").path)
             let reopened = try openCopy(directory, copying: false)
             defer { try? reopened.close() }   // allowed: closing after the test
             #expect(try matches(reopened, "thrust") == ["0000006", "elsewhere"])
