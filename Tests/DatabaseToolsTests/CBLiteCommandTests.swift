@@ -135,6 +135,35 @@ import TestSupport
         }
     }
 
+    /// The real tool's `cp SOURCE DESTINATION`: JSON → database, database → JSON, database →
+    /// database; `--jsonid`, `-x`; two JSON files is a clear error.
+    @Test func cpCopiesAsTheRealToolDoes() throws {
+        try withTemporaryDirectory { directory in
+            let input = directory.appending("docs.json")
+            try Data(#"[{"code":"x","v":1},{"code":"y","v":2}]"#.utf8).write(to: input)
+            let db = directory.appending("db.cblite2").path
+            let imported = try ToolRunner.cblite("cp", input.path, db, "--jsonid", "code")
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(try ToolRunner.cblite("ls", db).lines == ["x", "y"])
+            // The revision the real 2.8 `cp --jsonid code` gives (see the test below).
+            #expect(try ToolRunner.cblite("cat", db, "y", "--rev", "--raw").output
+                    == "{\"_id\":\"y\",\"_rev\":\"1-2eb3d26c3128b1f8069c60afe40d7e8309998b55\",\"v\":2}\n")
+
+            let output = directory.appending("out.json").path
+            #expect(try ToolRunner.cblite("cp", db, output).status == 0)
+            #expect(try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+                    == [#"{"_id":"x","v":1}"#, #"{"_id":"y","v":2}"#])
+
+            let copy = directory.appending("copy.cblite2").path
+            expectOneLineFailure(try ToolRunner.cblite("cp", "-x", db, copy), mentioning: "does not exist")
+            let copied = try ToolRunner.cblite("cp", db, copy)
+            #expect(copied.status == 0, "\(copied.stderr)")
+            #expect(try ToolRunner.cblite("cat", copy, "y", "--rev", "--raw").output
+                    == "{\"_id\":\"y\",\"_rev\":\"1-2eb3d26c3128b1f8069c60afe40d7e8309998b55\",\"v\":2}\n")
+            expectOneLineFailure(try ToolRunner.cblite("cp", output, input.path), mentioning: "one end must be a database")
+        }
+    }
+
     @Test func importTakesAJSONArrayWithAnIDKey() throws {
         try withTemporaryDirectory { directory in
             let db = directory.appending("db.cblite2").path
