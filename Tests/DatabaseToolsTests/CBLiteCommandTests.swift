@@ -164,6 +164,19 @@ import TestSupport
         }
     }
 
+    /// The real tool's `select`: a SQL++ query without its leading SELECT (or with it).
+    @Test func selectRunsTheQueryAfterSelect() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            #expect(try ToolRunner.cblite("put", db, "a", #"{"n":1,"t":"x"}"#).status == 0)
+            #expect(try ToolRunner.cblite("put", db, "b", #"{"n":2,"t":"y"}"#).status == 0)
+            let expected = try ToolRunner.cblite("query", db, "SELECT n FROM _ WHERE t = 'y'").output
+            #expect(expected == "[2]\n")
+            #expect(try ToolRunner.cblite("select", db, "n FROM _ WHERE t = 'y'").output == expected)
+            #expect(try ToolRunner.cblite("select", db, "SELECT n FROM _ WHERE t = 'y'").output == expected)
+        }
+    }
+
     @Test func importTakesAJSONArrayWithAnIDKey() throws {
         try withTemporaryDirectory { directory in
             let db = directory.appending("db.cblite2").path

@@ -14,7 +14,7 @@ struct CBLite: ParsableCommand {
             """,
         subcommands: [Info.self, List.self, Cat.self, Revs.self, Put.self, Remove.self, Purge.self,
                       Import.self, Export.self, BlobCommand.self, Compact.self, QueryCommand.self, IndexCommand.self,
-                      DropIndexCommand.self, IndexesCommand.self, Serve.self, Push.self, Pull.self, Sync.self, Copy.self])
+                      DropIndexCommand.self, IndexesCommand.self, Serve.self, Push.self, Pull.self, Sync.self, Copy.self, Select.self])
 
     /// Runs the command line, reporting any error as one line.
     static func main() { ToolFailure.main(Self.self) }
