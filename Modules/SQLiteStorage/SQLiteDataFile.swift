@@ -56,13 +56,15 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     private var transactionCount: UInt64 = 0
     let hasPurgeCount: Bool
 
+    /// - Parameter firstReader: a connection set up as the pool's readers are, to reuse first.
     init(path: String, readOnly: Bool, writer: SQLiteConnection?, hasPurgeCount: Bool,
-         reader: (any RecordValueReader)? = nil) {
+         reader: (any RecordValueReader)? = nil, firstReader: SQLiteConnection? = nil) {
         self.path = path
         isReadOnly = readOnly
         self.writer = writer
         self.hasPurgeCount = hasPurgeCount
         pool = SQLiteConnectionPool(path: path, readOnly: readOnly, reader: reader)
+        if let firstReader { pool.checkin(firstReader) }
         shared = SharedFile.retain(path: path)
     }
 
