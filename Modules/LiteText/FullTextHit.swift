@@ -11,8 +11,9 @@ package struct FullTextHit: Sendable, Equatable {
 
     /// The document.
     package let documentID: String
-    /// Its BM25 score: more matches, of rarer terms, in shorter text rank higher.
-    package let rank: Double
+    /// Its BM25 score: more matches, of rarer terms, in shorter text rank higher. (Set by the
+    /// search once it knows every term's document count.)
+    package internal(set) var rank: Double
     /// Every matched word, in column then text order (for highlighting).
     package let offsets: [Offset]
 }

@@ -147,35 +147,33 @@ struct FullTextSearch {
 
     /// The documents holding `term` (every term it is a prefix of, for `term*`), in ID order.
     private mutating func postings(_ term: MatchTerm, decodingOccurrences: Bool = true) throws -> Matches {
-        var filter: Int?
+        let filter: Int?
         if let name = term.column {
             guard let index = column(named: name) else { return [] }   // no such property: no match
             filter = index
+        } else {
+            filter = nil
         }
         var perTerm: [Matches] = []
         var matches: Matches = []
         var documents = 0
         var currentTerm: ArraySlice<UInt8> = []
         var number = term.isPrefix ? -1 : self.number(ofTerm: term.text)
-        let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: term.isPrefix))
-        defer { cursor.close() }
-        while let entry = try cursor.next() {
-            if term.isPrefix {
-                // A prefix's terms come one after another, each in document order.
-                guard let blockTerm = FullTextPostings.term(ofBlockKey: entry.key) else { throw FullTextPostingBlock.damaged }
-                if blockTerm != currentTerm {
-                    if !currentTerm.isEmpty {
-                        // The previous term's list is complete (written out, not a local function: a
-                        // function capturing these variables boxes them, with a run-time check per access).
-                        documentFrequency[number] = documents
-                        if !matches.isEmpty { perTerm.append(matches) }
-                        (matches, documents) = ([], 0)
-                    }
-                    currentTerm = blockTerm
-                    number = self.number(ofTerm: String(decoding: blockTerm, as: UTF8.self))
+        // (A static reader: the closure changes `self`, which a method of it would be reading.)
+        try Self.forEachBlock(of: term, in: store) { blockTerm, block, offset in
+            // A prefix's terms come one after another, each in document order.
+            if let blockTerm, blockTerm != currentTerm {
+                if !currentTerm.isEmpty {
+                    // The previous term's list is complete (written out, not a local function: a
+                    // function capturing these variables boxes them, with a run-time check per access).
+                    documentFrequency[number] = documents
+                    if !matches.isEmpty { perTerm.append(matches) }
+                    (matches, documents) = ([], 0)
                 }
+                currentTerm = blockTerm
+                number = self.number(ofTerm: String(decoding: blockTerm, as: UTF8.self))
             }
-            try FullTextPostingBlock.forEachDocument(in: entry.value, from: try Self.postingsOffset(entry)) { id, part in
+            try FullTextPostingBlock.forEachDocument(in: block, from: offset) { id, part in
                 documents += 1
                 let hitStart = hitArena.count
                 let length = try FullTextPostingBlock.readPart(part) { column, count, occurrences in
@@ -288,26 +286,60 @@ struct FullTextSearch {
             guard let index = column(named: name) else { return [] }
             filter = index
         }
-        // One array for the hits found (the rank needs the term's document count, known at the end).
-        var found: [(id: String, count: Int, length: Int)] = []
+        // The hits carry their documents' term weights until the term's document count, which
+        // the idf needs, is known at the end; then each is multiplied by it (see FullTextBM25).
+        let bm25 = FullTextBM25(documentCount: documentCount, totalWords: totalWords)
+        var hits: [FullTextHit] = []
         var documents = 0
-        let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: false))
-        defer { cursor.close() }
-        while let entry = try cursor.next() {
-            try FullTextPostingBlock.forEachDocument(in: entry.value, from: try Self.postingsOffset(entry)) { id, part in
+        try Self.forEachBlock(ofTerm: term.text, in: store) { block, offset in
+            try FullTextPostingBlock.forEachDocument(in: block, from: offset) { id, part in
                 documents += 1
                 var count = 0
                 let length = try FullTextPostingBlock.readPart(part) { column, occurrences, _ in
                     if filter == nil || filter == column { count += occurrences }
                 }
                 guard count > 0 else { return }
-                found.append((String(decoding: id, as: UTF8.self), count, length))
+                hits.append(FullTextHit(documentID: String(decoding: id, as: UTF8.self),
+                                        rank: bm25.termWeight(count: count, length: length), offsets: []))
             }
         }
-        let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
-        let hits = found.map { FullTextHit(documentID: $0.id, rank: weight($0.count, $0.length, documents), offsets: []) }
+        let idf = bm25.inverseDocumentFrequency(documents)
+        for index in hits.indices { hits[index].rank = idf * hits[index].rank }
         guard byRank else { return hits }
         return Self.ordered(hits.count, byRank: true, score: { hits[$0].rank }) { hits[$0] }
+    }
+
+    /// Calls `body` with each block of `term`, in key order: an exact term's blocks (with no
+    /// term, see ``forEachBlock(ofTerm:in:_:)``), or for a prefix every block of every term it
+    /// starts, each with its term; and where the block's postings begin.
+    private static func forEachBlock(of term: MatchTerm, in store: any ByteKeyStore,
+                                     _ body: (_ term: ArraySlice<UInt8>?, _ block: [UInt8], _ postings: Int) throws -> Void) throws {
+        guard term.isPrefix else { return try forEachBlock(ofTerm: term.text, in: store) { try body(nil, $0, $1) } }
+        let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: true))
+        defer { cursor.close() }
+        while let entry = try cursor.next() {
+            guard let blockTerm = FullTextPostings.term(ofBlockKey: entry.key) else { throw FullTextPostingBlock.damaged }
+            try body(blockTerm, entry.value, try postingsOffset(entry))
+        }
+    }
+
+    /// Calls `body` with each block of the exact term `text`, in document order, and where its
+    /// postings begin. The first block is a point read (a cached statement, where a scan
+    /// prepares one per search: most terms have one block); the directory in it says whether
+    /// there are others, which one scan then reads.
+    private static func forEachBlock(ofTerm text: String, in store: any ByteKeyStore, _ body: (_ block: [UInt8], _ postings: Int) throws -> Void) throws {
+        let firstKey = FullTextPostings.blockKey(term: Array(text.utf8), firstDocumentID: [])
+        guard let first = try store.get(firstKey) else { return }
+        let (otherBlocks, postings) = try FullTextPostingBlock.Directory.summary(first)
+        try body(first, postings)
+        guard otherBlocks > 0 else { return }
+        // The other blocks' keys are the first one's followed by a (non-empty) start; the term's
+        // keys end before `0x01 term 0x01`.
+        var upper = firstKey
+        upper[upper.count - 1] = 0x01
+        let cursor = try store.scan(ByteKeyRange(lower: firstKey + [0x00], upper: upper), descending: false)
+        defer { cursor.close() }
+        while let entry = try cursor.next() { try body(entry.value, 0) }
     }
 
     /// Where a block's postings begin: past the directory in a term's first block (the one
@@ -324,25 +356,11 @@ struct FullTextSearch {
         return order.map { make($0.1) }
     }
 
-    /// BM25's contribution of one term: (occurrences in the document, the document's length,
-    /// documents holding the term) → score.
-    static func bm25(documentCount: Int, totalWords: Int) -> (Int, Int, Int) -> Double {
-        let k1 = 1.2, b = 0.75
-        let documents = Double(max(documentCount, 1))
-        let averageLength = max(Double(totalWords) / documents, 1)
-        return { count, length, frequency in
-            let frequency = Double(frequency)
-            let idf = log((documents - frequency + 0.5) / (frequency + 0.5) + 1)
-            let tf = Double(count)
-            return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * Double(length) / averageLength))
-        }
-    }
-
     /// The hits of `matches` ranked by BM25 (each term's occurrences in the document, summed
     /// over its matched terms in the order first met), best first with ties in ID byte order,
     /// or in ID order.
     func rank(_ matches: Matches, documentCount: Int, totalWords: Int, byRank: Bool) throws -> [FullTextHit] {
-        let weight = Self.bm25(documentCount: documentCount, totalWords: totalWords)
+        let bm25 = FullTextBM25(documentCount: documentCount, totalWords: totalWords)
         var scores: [Double] = []
         scores.reserveCapacity(matches.count)
         var frequencies: [(term: Int, count: Int)] = []
@@ -356,7 +374,9 @@ struct FullTextSearch {
                 }
             }
             var score = 0.0
-            for (term, count) in frequencies { score += weight(count, match.length, max(documentFrequency[term], 1)) }
+            for (term, count) in frequencies {
+                score += bm25.score(count: count, length: match.length, frequency: max(documentFrequency[term], 1))
+            }
             scores.append(score)
         }
         return Self.ordered(matches.count, byRank: byRank, score: { scores[$0] }) { index in

@@ -84,6 +84,14 @@ enum FullTextTermBlocks {
     /// writes for the same postings, without reading them back.
     static func write(term: [UInt8], pieces: [FullTextPostingBlock.Writer], into store: any ByteKeyStore) throws {
         guard let first = pieces.first, !first.isEmpty else { return }
+        if pieces.count == 1 {
+            // One block (most terms): an empty directory (a zero count), then the postings.
+            var value: [UInt8] = []
+            value.reserveCapacity(first.bytes.count + 1)
+            value.append(0)
+            value += first.bytes
+            return try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: []), value)
+        }
         let rest = pieces.dropFirst().filter { !$0.isEmpty }
         let directory = FullTextPostingBlock.Directory(starts: rest.compactMap(\.firstDocumentID))
         try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: []), directory.encoded() + first.bytes)

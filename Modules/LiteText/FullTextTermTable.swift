@@ -11,7 +11,11 @@ import Foundation
 struct FullTextTermTable {
     /// Each term's UTF-8 bytes, by number.
     private(set) var terms: [[UInt8]] = []
-    private var numbersByTerm: [String: Int32] = [:]
+    /// Open addressing over the terms (term number plus one, 0 for an empty slot), as for the
+    /// spellings: a dictionary keyed by String, hashed and grown per new spelling, was a tenth
+    /// of indexing a few hundred short texts.
+    private var termSlots: [Int32] = Array(repeating: 0, count: 1024)
+    private var termHashes: [UInt64] = []
 
     /// The spellings met: where each is in `spellingBytes`, its hash, and its term number
     /// (``stopWord`` for a word left out).
@@ -28,13 +32,12 @@ struct FullTextTermTable {
     var count: Int { terms.count }
 
     /// Bytes held, roughly.
-    var estimatedBytes: Int { spellingBytes.count + spellings.count * 32 + slots.count * 4 }
+    var estimatedBytes: Int { spellingBytes.count + spellings.count * 32 + slots.count * 4 + terms.count * 40 + termSlots.count * 4 }
 
     /// The number of the term `tokenizer` makes of the word `word` (its bytes as they appear
     /// in the text), or ``stopWord``.
     mutating func term(ofWord word: UnsafeBufferPointer<UInt8>.SubSequence, tokenizer: TextTokenizer) -> Int32 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325   // FNV-1a: short words, no setup cost
-        for byte in word { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let hash = Self.hash(word)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] != 0 {
@@ -57,11 +60,40 @@ struct FullTextTermTable {
 
     /// The number of `term` (a new one the first time).
     mutating func number(of term: String) -> Int32 {
-        if let known = numbersByTerm[term] { return known }
-        let number = Int32(terms.count)
-        terms.append(Array(term.utf8))
-        numbersByTerm[term] = number
-        return number
+        var term = term
+        return term.withUTF8 { bytes in
+            let hash = Self.hash(bytes[...])
+            let mask = termSlots.count - 1
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while termSlots[slot] != 0 {
+                let number = Int(termSlots[slot]) - 1
+                if termHashes[number] == hash, terms[number].elementsEqual(bytes) { return Int32(number) }
+                slot = (slot + 1) & mask
+            }
+            let number = Int32(terms.count)
+            terms.append(Array(bytes))
+            termHashes.append(hash)
+            termSlots[slot] = number + 1
+            if terms.count * 2 > termSlots.count { growTermSlots() }
+            return number
+        }
+    }
+
+    /// FNV-1a: short words, no setup cost.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
+    private mutating func growTermSlots() {
+        termSlots = Array(repeating: 0, count: termSlots.count * 2)
+        let mask = termSlots.count - 1
+        for (number, hash) in termHashes.enumerated() {
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while termSlots[slot] != 0 { slot = (slot + 1) & mask }
+            termSlots[slot] = Int32(number + 1)
+        }
     }
 
     private mutating func grow() {

@@ -34,13 +34,14 @@ enum MatchLexer {
                 tokens.append(try phrase(characters, from: index, column: nil, columnStart: index, index: &index))
             } else {
                 let start = index
-                while index < characters.count, !characters[index].isWhitespace,
-                      !"()\"".contains(characters[index]) {
+                // (Compared one by one: `contains` on a string literal walks its characters each time.)
+                while index < characters.count, !characters[index].isWhitespace, characters[index] != "(",
+                      characters[index] != ")", characters[index] != "\"" {
                     index += 1
                 }
                 var word = String(characters[start..<index])
                 // `column:"phrase"`
-                if word.hasSuffix(":"), index < characters.count, characters[index] == "\"" {
+                if word.last == ":", index < characters.count, characters[index] == "\"" {
                     let column = String(word.dropLast())
                     tokens.append(try phrase(characters, from: index, column: column, columnStart: start, index: &index))
                     continue
@@ -49,7 +50,7 @@ enum MatchLexer {
                     tokens.append(Token(kind: kind, position: start))
                     continue
                 }
-                if word.hasPrefix("NEAR/") {
+                if word.starts(with: "NEAR/") {
                     throw TextAnalysisError("NEAR/ must be followed by a whole number of words, not \"\(word.dropFirst(5))\"",
                                             position: start)
                 }
@@ -58,7 +59,7 @@ enum MatchLexer {
                     column = String(word[..<colon])
                     word = String(word[word.index(after: colon)...])
                 }
-                let prefix = word.hasSuffix("*")
+                let prefix = word.last == "*"
                 if prefix { word.removeLast() }
                 guard !word.isEmpty else {
                     throw TextAnalysisError("a term is missing", position: start)
@@ -76,7 +77,7 @@ enum MatchLexer {
         case "NOT": return .not
         case "NEAR": return .near(MatchExpression.defaultNearDistance)
         default:
-            guard word.hasPrefix("NEAR/"), let distance = Int(word.dropFirst(5)), distance >= 0 else { return nil }
+            guard word.starts(with: "NEAR/"), let distance = Int(word.dropFirst(5)), distance >= 0 else { return nil }
             return .near(distance)
         }
     }
