@@ -38,6 +38,11 @@ enum ReplicationBenchmarks: BenchmarkArea {
         var target: Database?
         var listener: URLEndpointListener?
         var pushed: Database?
+        // Process CPU time per run too (user + system, every thread): on this shared machine
+        // wall time moves with other people's load, CPU time much less; and CPU time over wall
+        // time says how much of the push ran on two cores at once.
+        var pushCPU: [Duration] = []
+        var importCPU: [Duration] = []
         let (push, importTime) = try Stopwatch.pairedMedians(iterations: options.iterations, prepareOurs: {
             if let listener { blockOn { await listener.stop() } }
             try target?.close()
@@ -47,12 +52,14 @@ enum ReplicationBenchmarks: BenchmarkArea {
             listener = started
         }, ours: {
             guard let url = listener?.urls.first else { throw StorageError(.engineFailure, "listener has no URL") }
-            try replicate(source, url, .push)
+            try measuringCPU(into: &pushCPU) { try replicate(source, url, .push) }
             pushed = target
         }, baseline: {
-            let database = try freshDatabase("import")
-            try importAll(into: database)
-            try database.close()
+            try measuringCPU(into: &importCPU) {
+                let database = try freshDatabase("import")
+                try importAll(into: database)
+                try database.close()
+            }
         })
         guard let pushedDatabase = pushed, pushedDatabase.count == UInt64(documents.count), let url = listener?.urls.first else {
             throw StorageError(.engineFailure, "push: the target does not hold the \(documents.count) documents")
@@ -62,12 +69,13 @@ enum ReplicationBenchmarks: BenchmarkArea {
 
         // Pull the same from that listener into fresh databases.
         var pullTarget: Database?
+        var pullCPU: [Duration] = []
         let pull = try Stopwatch.median(iterations: options.iterations, setup: {
             try pullTarget?.close()
             pullTarget = try freshDatabase("pull")
         }) { _ in
             guard let database = pullTarget else { return }
-            try replicate(database, url, .pull)
+            try measuringCPU(into: &pullCPU) { try replicate(database, url, .pull) }
             guard database.count == UInt64(documents.count) else {
                 throw StorageError(.engineFailure, "pull: \(database.count) documents arrived, not \(documents.count)")
             }
@@ -75,6 +83,13 @@ enum ReplicationBenchmarks: BenchmarkArea {
         try pullTarget?.close()
         report.rows.append(BenchmarkRow(workload: "pull \(documents.count) docs from the listener (one-shot)", ours: pull,
                                         baselineName: "local import of the same", baseline: importTime, maximumRatio: 2.0))
+        let (pushCPUTime, pullCPUTime, importCPUTime) = (median(pushCPU), median(pullCPU), median(importCPU))
+        report.notes.append(String(format: "Process CPU time (user + system, all threads), median: push %.0f ms = %.2f× the import's "
+                                   + "%.0f ms (%.2f cores busy on average while pushing), pull %.0f ms = %.2f× (%.2f cores).",
+                                   pushCPUTime.seconds * 1000, pushCPUTime.seconds / max(importCPUTime.seconds, 1e-9),
+                                   importCPUTime.seconds * 1000, pushCPUTime.seconds / max(push.seconds, 1e-9),
+                                   pullCPUTime.seconds * 1000, pullCPUTime.seconds / max(importCPUTime.seconds, 1e-9),
+                                   pullCPUTime.seconds / max(pull.seconds, 1e-9)))
 
         // Continuous: one save, until it is on the listener's side.
         let config = ReplicatorConfiguration(database: source, target: URLEndpoint(url: url))
@@ -195,6 +210,25 @@ enum ReplicationBenchmarks: BenchmarkArea {
         report.rows.append(BenchmarkRow(workload: "push \(blobCount) docs with \(total) MB of blobs to a ws:// listener",
                                         ours: push, baselineName: "local save of the same from streams", baseline: local,
                                         maximumRatio: nil))
+    }
+
+    /// Runs `body` and appends the process CPU time it took (user + system, all threads).
+    private static func measuringCPU(into times: inout [Duration], _ body: () throws -> Void) throws {
+        let start = processCPUTime()
+        try body()
+        times.append(processCPUTime() - start)
+    }
+
+    /// The CPU time this process has used so far, every thread included.
+    private static func processCPUTime() -> Duration {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return .zero }
+        func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(time.tv_usec) }
+        return duration(usage.ru_utime) + duration(usage.ru_stime)
+    }
+
+    private static func median(_ times: [Duration]) -> Duration {
+        times.isEmpty ? .zero : times.sorted()[times.count / 2]
     }
 
     /// Runs a one-shot replicator to its end; throws its error.
