@@ -141,7 +141,7 @@ extension ReplicationSession {
         // 409 at every later change (found by the soak test); LiteCore's puller likewise
         // learns the remote ancestor from what the peer lists.
         if case .active = role, let remoteID, !peerHas.isEmpty {
-            try database.markPushed(peerHas, remoteID: remoteID)
+            try await database.markPushed(peerHas, remoteID: remoteID)
         }
         while let last = answers.last as? Int, last == 0 { answers.removeLast() }
         // "Caught up" stays said: later changes (continuous) just add revisions to wait for.
