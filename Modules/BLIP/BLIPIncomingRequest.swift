@@ -38,8 +38,8 @@ package struct BLIPIncomingRequest: Sendable {
     }
 
     /// Queues a reply and returns at once, without waiting for it to be written (for a caller
-    /// that must not suspend, such as work finishing on a database's writer queue). Does
-    /// nothing for a `noReply` request or one already answered.
+    /// that must not suspend, such as a completion handler). Does nothing for a `noReply`
+    /// request or one already answered.
     package func respondWithoutWaiting(properties: BLIPProperties = [:], body: [UInt8] = []) {
         guard claimAnswer() else { return }
         connection.queueReply(BLIPMessage(kind: .reply, number: message.number, urgent: message.urgent,

@@ -107,8 +107,10 @@ package final class ReplicationSession: Sendable {
         // Work already received finishes (a revision in its transaction is saved); what waits
         // on the peer stops. Then the session is over for good.
         for task in cancelTasks() { await task.value }
-        // Revisions answered from the inserter have no task of their own.
+        // Revisions answered from the inserter have no task of their own; a conflict one of
+        // them left is resolved by a task its completion starts, so tasks are ended once more.
         await inserter.waitUntilIdle()
+        for task in cancelTasks() { await task.value }
         wakePullWaiters()
         return result
     }
