@@ -158,21 +158,7 @@ package final class BLIPConnection: Sendable {
     /// Sends a reply or ERR reply built by ``BLIPIncomingRequest``; returns once it is written
     /// or the connection closed.
     func sendReply(_ reply: BLIPMessage, bodySource: (any BLIPBodySource)? = nil) async {
-        let outgoing: BLIPOutgoingMessage
-        do {
-            if let bodySource {
-                outgoing = try BLIPOutgoingMessage(reply, bodySource: bodySource)
-            } else {
-                outgoing = try BLIPOutgoingMessage(reply)
-            }
-        } catch {
-            // Still answer, so the peer's caller is not left waiting.
-            let fallback = BLIPMessage(kind: .error, number: reply.number, urgent: reply.urgent,
-                                       properties: ["Error-Domain": "BLIP", "Error-Code": "500"],
-                                       body: Array("reply could not be encoded: \(error)".utf8))
-            guard let encoded = try? BLIPOutgoingMessage(fallback) else { return }  // allowed: a fixed ERR that cannot fail to encode
-            outgoing = encoded
-        }
+        guard let outgoing = Self.encodeReply(reply, bodySource: bodySource) else { return }
         // A reply to a closed connection has nobody to reach; the close is reported once, by waitUntilClosed().
         try? await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in  // allowed: see above
             let (closed, wakeup) = state.withLock { state -> (BLIPError?, CheckedContinuation<Void, Never>?) in
@@ -181,6 +167,32 @@ package final class BLIPConnection: Sendable {
             }
             wakeup?.resume()
             if let closed { continuation.resume(throwing: closed) }
+        }
+    }
+
+    /// Queues a reply or ERR reply built by ``BLIPIncomingRequest`` and returns at once (dropped
+    /// when the connection is closed): for a caller that must not suspend, and saves the caller
+    /// a continuation and a task switch per reply.
+    func queueReply(_ reply: BLIPMessage) {
+        guard let outgoing = Self.encodeReply(reply, bodySource: nil) else { return }
+        let wakeup = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.closure == nil else { return nil }
+            return state.enqueue(.init(message: outgoing, urgent: reply.urgent))
+        }
+        wakeup?.resume()
+    }
+
+    /// A reply ready for the outbox; when it cannot be encoded, an ERR reply saying so, so the
+    /// peer's caller is not left waiting.
+    private static func encodeReply(_ reply: BLIPMessage, bodySource: (any BLIPBodySource)?) -> BLIPOutgoingMessage? {
+        do {
+            if let bodySource { return try BLIPOutgoingMessage(reply, bodySource: bodySource) }
+            return try BLIPOutgoingMessage(reply)
+        } catch {
+            let fallback = BLIPMessage(kind: .error, number: reply.number, urgent: reply.urgent,
+                                       properties: ["Error-Domain": "BLIP", "Error-Code": "500"],
+                                       body: Array("reply could not be encoded: \(error)".utf8))
+            return try? BLIPOutgoingMessage(fallback)  // allowed: a fixed ERR that cannot fail to encode
         }
     }
 

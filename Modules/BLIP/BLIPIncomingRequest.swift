@@ -37,6 +37,23 @@ package struct BLIPIncomingRequest: Sendable {
                                  compressed: compressed, properties: properties), bodySource: bodySource)
     }
 
+    /// Queues a reply and returns at once, without waiting for it to be written (for a caller
+    /// that must not suspend, such as a completion handler). Does nothing for a `noReply`
+    /// request or one already answered.
+    package func respondWithoutWaiting(properties: BLIPProperties = [:], body: [UInt8] = []) {
+        guard claimAnswer() else { return }
+        connection.queueReply(BLIPMessage(kind: .reply, number: message.number, urgent: message.urgent,
+                                          properties: properties, body: body))
+    }
+
+    /// Queues an ERR reply (as ``respondError(domain:code:message:)``) and returns at once.
+    package func respondErrorWithoutWaiting(domain: String = "BLIP", code: Int, message text: String) {
+        guard claimAnswer() else { return }
+        connection.queueReply(BLIPMessage(kind: .error, number: message.number, urgent: message.urgent,
+                                          properties: ["Error-Domain": domain, "Error-Code": String(code)],
+                                          body: Array(text.utf8)))
+    }
+
     /// Sends an ERR reply: properties `Error-Domain` and `Error-Code`, the message as the body.
     package func respondError(domain: String = "BLIP", code: Int, message text: String) async {
         await answer(BLIPMessage(kind: .error, number: message.number, urgent: message.urgent,
@@ -45,12 +62,16 @@ package struct BLIPIncomingRequest: Sendable {
     }
 
     private func answer(_ reply: BLIPMessage, bodySource: (any BLIPBodySource)? = nil) async {
-        guard !message.noReply else { return }
-        let first = answered.withLock { done in
+        guard claimAnswer() else { return }
+        await connection.sendReply(reply, bodySource: bodySource)
+    }
+
+    /// Whether this call is the one to answer: the request wants a reply and none was given.
+    private func claimAnswer() -> Bool {
+        guard !message.noReply else { return false }
+        return answered.withLock { done in
             defer { done = true }
             return !done
         }
-        guard first else { return }
-        await connection.sendReply(reply, bodySource: bodySource)
     }
 }

@@ -15,6 +15,20 @@ package struct OutgoingChange: Sendable {
     package let bodySize: Int
     /// The latest revision the peer is known to have (conflict-free push's base).
     package let remoteAncestor: RevisionID?
+    /// The document as the listing read it, whose current revision is `revisionID`: the `rev`
+    /// message is built from it instead of reading the document again (nil: read it then).
+    package let listedDocument: StoredDocument?
+
+    package init(documentID: String, revisionID: RevisionID, sequence: UInt64, deleted: Bool, bodySize: Int,
+                 remoteAncestor: RevisionID?, listedDocument: StoredDocument? = nil) {
+        self.documentID = documentID
+        self.revisionID = revisionID
+        self.sequence = sequence
+        self.deleted = deleted
+        self.bodySize = bodySize
+        self.remoteAncestor = remoteAncestor
+        self.listedDocument = listedDocument
+    }
 }
 
 /// A revision ready to be sent in a `rev` message.
@@ -79,16 +93,32 @@ package struct ReplicationDatabase: Sendable {
             if remote != nil && remote == current.id { continue }
             // The stored record's size is LiteCore's bodySize.
             result.append(OutgoingChange(documentID: document.id, revisionID: current.id, sequence: document.sequence,
-                                         deleted: current.isDeleted, bodySize: record.body.count, remoteAncestor: remote))
+                                         deleted: current.isDeleted, bodySize: record.body.count, remoteAncestor: remote,
+                                         listedDocument: document))
         }
         return (result, records.last?.sequence ?? since, records.count < limit)
+    }
+
+    /// The revision to send for a listed change: the listed one, from the document the listing
+    /// read (as LiteCore, which sends the revision it listed), or, when the change carries no
+    /// document, the document's current revision read now; nil when the document is gone.
+    package func revisionToSend(_ change: OutgoingChange, knownAncestors: Set<RevisionID>,
+                                maxHistory: Int) throws -> OutgoingRevision? {
+        guard let document = try change.listedDocument ?? core.document(id: change.documentID) else { return nil }
+        return try revisionToSend(document, knownAncestors: knownAncestors, maxHistory: maxHistory)
     }
 
     /// The current revision of a document, to send; nil when it no longer is `revisionID`'s
     /// document (gone, or purged).
     package func revisionToSend(id: String, knownAncestors: Set<RevisionID>, maxHistory: Int) throws -> OutgoingRevision? {
-        guard let document = try core.document(id: id), let current = document.current,
-              let index = document.tree.index(of: current.id) else { return nil }
+        guard let document = try core.document(id: id) else { return nil }
+        return try revisionToSend(document, knownAncestors: knownAncestors, maxHistory: maxHistory)
+    }
+
+    private func revisionToSend(_ document: StoredDocument, knownAncestors: Set<RevisionID>,
+                                maxHistory: Int) throws -> OutgoingRevision? {
+        let id = document.id
+        guard let current = document.current, let index = document.tree.index(of: current.id) else { return nil }
         var ancestors: [RevisionID] = []
         for revision in document.tree.history(from: index).dropFirst() {
             ancestors.append(revision.id)
@@ -115,9 +145,13 @@ package struct ReplicationDatabase: Sendable {
     /// such a document was proposed with its older parent and refused with 409 (found by the
     /// soak test), and another remote was recorded as having the document's newer revision.
     /// The recorded revision only moves forward (pushes may complete out of order).
-    package func markPushed(_ documents: [(id: String, sequence: UInt64, revision: RevisionID)], remoteID: UInt16) throws {
+    ///
+    /// Runs on the database's writer queue (``DatabaseCore/write(_:)``), so the caller's thread
+    /// of Swift's small cooperative pool is free meanwhile for the connection's work.
+    package func markPushed(_ documents: [(id: String, sequence: UInt64, revision: RevisionID)],
+                            remoteID: UInt16) async throws {
         guard !documents.isEmpty else { return }
-        try core.inTransaction {
+        try await core.write { core in
             for entry in documents {
                 if remoteID == StoredDocument.defaultRemoteID, try core.markSynced(id: entry.id, sequence: entry.sequence) {
                     continue

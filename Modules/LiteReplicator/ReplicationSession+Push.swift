@@ -123,7 +123,8 @@ extension ReplicationSession {
     private func filtered(_ changes: [OutgoingChange]) throws -> [OutgoingChange] {
         guard let filter = options?.pushFilter else { return changes }
         return try changes.filter { change in
-            let body = change.deleted ? nil : try database.core.document(id: change.documentID)?.current?.body
+            let document = try change.listedDocument ?? database.core.document(id: change.documentID)
+            let body = change.deleted ? nil : document?.current?.body
             return try filter(ReplicationDocumentInfo(documentID: change.documentID, revisionID: change.revisionID.string,
                                                   deleted: change.deleted, body: body))
         }
@@ -173,7 +174,8 @@ extension ReplicationSession {
                         // parent; its sequence stays open until that answer.
                         retries.append(OutgoingChange(documentID: change.documentID, revisionID: change.revisionID,
                                                       sequence: change.sequence, deleted: change.deleted,
-                                                      bodySize: change.bodySize, remoteAncestor: parent))
+                                                      bodySize: change.bodySize, remoteAncestor: parent,
+                                                      listedDocument: change.listedDocument))
                         continue
                     }
                     refused.withLock { $0 += 1 }
@@ -227,8 +229,7 @@ extension ReplicationSession {
         var failure: ReplicationFailure?
         var sentRevision = change.revisionID
         var deleted = change.deleted
-        if let revision = try database.revisionToSend(id: change.documentID, knownAncestors: knownAncestors,
-                                                      maxHistory: maxHistory) {
+        if let revision = try database.revisionToSend(change, knownAncestors: knownAncestors, maxHistory: maxHistory) {
             sentRevision = revision.revisionID
             deleted = revision.deleted
             var properties: BLIPProperties = ["Profile": "rev", "id": change.documentID, "rev": revision.revisionID.string,
@@ -239,10 +240,11 @@ extension ReplicationSession {
             do {
                 _ = try await sendRequest(BLIPMessage(compressed: true, properties: properties, body: revision.json),
                                           context: "sending \"\(change.documentID)\"")
-                // The peer has what was sent: the listed revision, or a newer one when the
-                // document changed since the listing (then its sequence is not the listed one;
-                // 0 makes markPushed record the revision instead of the synced flag). Not
-                // recording the newer one left the next proposal without a parent: 409.
+                // The peer has what was sent: the listed revision, or, for a change listed
+                // without its document, the current one, which may be newer (then its sequence
+                // is not the listed one; 0 makes markPushed record the revision instead of the
+                // synced flag). Not recording the newer one left the next proposal without a
+                // parent: 409.
                 let sequence = revision.revisionID == change.revisionID ? change.sequence : 0
                 synced.withLock { $0.append((change.documentID, sequence, revision.revisionID)) }
                 options?.unconfirmedRevisions.remove(documentID: change.documentID)
@@ -276,7 +278,7 @@ extension ReplicationSession {
             return list
         }
         if !documents.isEmpty, let remoteID {
-            try database.markPushed(documents, remoteID: remoteID)
+            try await database.markPushed(documents, remoteID: remoteID)
         }
         if checkpoint, let safe = tracker.withLock({ $0.safeSequence }), let keeper = state.withLock({ $0.checkpointKeeper }) {
             await keeper.update(local: safe)

@@ -18,7 +18,11 @@ extension ReplicationSession {
             case "changes": try await handleChanges(request)
             case "proposeChanges": try await handleProposeChanges(request)
             case "rev":
-                spawn { [self] in await handleRevisionReportingErrors(request) }
+                if case .passive = role, answersRevisionsFromInserter {
+                    receiveRevisionPassively(request)
+                } else {
+                    spawn { [self] in await handleRevisionReportingErrors(request) }
+                }
             case "norev": await handleNoRevision(request)
             case "getAttachment":
                 spawn { [self] in await handleGetAttachmentReportingErrors(request) }
@@ -141,7 +145,7 @@ extension ReplicationSession {
         // 409 at every later change (found by the soak test); LiteCore's puller likewise
         // learns the remote ancestor from what the peer lists.
         if case .active = role, let remoteID, !peerHas.isEmpty {
-            try database.markPushed(peerHas, remoteID: remoteID)
+            try await database.markPushed(peerHas, remoteID: remoteID)
         }
         while let last = answers.last as? Int, last == 0 { answers.removeLast() }
         // "Caught up" stays said: later changes (continuous) just add revisions to wait for.
@@ -188,16 +192,68 @@ extension ReplicationSession {
 
     // MARK: A revision arrives
 
-    func handleRevisionReportingErrors(_ request: BLIPIncomingRequest) async {
+    /// A revision pushed to this passive side: checked here, in the request loop, and when its
+    /// blobs are all here, handed to the inserter and answered once its batch committed, with
+    /// no task and no continuation per revision (a task per revision, its wake-ups and an
+    /// awaited reply were a large part of a listener's work besides saving). Anything that waits
+    /// on the peer (fetching blobs) or resolves a conflict runs as its own task, as before.
+    func receiveRevisionPassively(_ request: BLIPIncomingRequest) {
+        let received: ReceivedRevision
+        do {
+            received = try receivedRevision(request)
+        } catch {
+            let failure = Self.revisionFailure(error, request: request)
+            request.respondErrorWithoutWaiting(domain: failure.domain == .http ? "HTTP" : "BLIP", code: failure.code,
+                                               message: failure.message)
+            return
+        }
+        guard received.missingBlobs.isEmpty else {
+            spawn { [self] in await handleRevisionReportingErrors(request, received: received) }
+            return
+        }
+        inserter.submit(received.incoming, allowConflict: !received.noConflicts) { [self] result in
+            switch result {
+            case .success(.conflicted):
+                spawn { [self] in
+                    do {
+                        try await resolveConflict(documentID: received.incoming.documentID,
+                                                  pulled: received.incoming.history[0])
+                        await request.respond()
+                    } catch {
+                        let failure = Self.revisionFailure(error, request: request)
+                        await request.respondError(domain: failure.domain == .http ? "HTTP" : "BLIP",
+                                                   code: failure.code, message: failure.message)
+                    }
+                }
+            case .success:
+                request.respondWithoutWaiting()
+            case .failure(let error):
+                let failure = Self.revisionFailure(error, request: request)
+                request.respondErrorWithoutWaiting(domain: failure.domain == .http ? "HTTP" : "BLIP", code: failure.code,
+                                                   message: failure.message)
+            }
+        }
+    }
+
+    /// A failure to save a received revision as the error the peer is answered with.
+    static func revisionFailure(_ error: any Error, request: BLIPIncomingRequest) -> ReplicationError {
+        if let error = error as? ReplicationError { return error }
+        let properties = request.message.properties
+        return ReplicationError(.database, (error as? DatabaseError)?.code.rawValue ?? 10,
+                                "saving revision \(properties["rev"] ?? "") of \"\(properties["id"] ?? "")\" failed",
+                                underlying: error)
+    }
+
+    /// Saves a received revision (checked already when `received` is given) and answers it;
+    /// on the active side, reports it.
+    func handleRevisionReportingErrors(_ request: BLIPIncomingRequest, received: ReceivedRevision? = nil) async {
         let properties = request.message.properties
         let id = properties["id"] ?? ""
         let revText = properties["rev"] ?? ""
         do {
-            try await handleRevision(request)
+            try await save(received ?? receivedRevision(request), request: request)
         } catch {
-            let replicationError = error as? ReplicationError
-                ?? ReplicationError(.database, (error as? DatabaseError)?.code.rawValue ?? 10,
-                                    "saving revision \(revText) of \"\(id)\" failed", underlying: error)
+            let replicationError = Self.revisionFailure(error, request: request)
             await request.respondError(domain: replicationError.domain == .http ? "HTTP" : "BLIP",
                                        code: replicationError.code, message: replicationError.message)
             if isActive {
@@ -209,7 +265,9 @@ extension ReplicationSession {
         }
     }
 
-    func handleRevision(_ request: BLIPIncomingRequest) async throws {
+    /// Checks a `rev` request and converts its body (a delta applied), and lists the blobs it
+    /// names that are not here; waits on nothing.
+    func receivedRevision(_ request: BLIPIncomingRequest) throws -> ReceivedRevision {
         if case .passive(let readOnly) = role, readOnly {
             throw ReplicationError(.http, 403, "this database is read-only")
         }
@@ -240,12 +298,23 @@ extension ReplicationSession {
         // `_removed: true` means the peer withdrew access (checked only when the key is there).
         let removed = MessageJSON.contains(json, "\"_removed\"")
             && (MessageJSON.decode(json) as? [String: Any])?["_removed"] as? Bool == true
-        for blob in try database.missingBlobs(inJSON: json) {
+        let incoming = IncomingRevision(documentID: id, history: history, deleted: deleted, json: json, removed: removed)
+        return ReceivedRevision(incoming: incoming, missingBlobs: try database.missingBlobs(inJSON: json),
+                                noConflicts: Self.flag(properties["noconflicts"]) || !isActive)
+    }
+
+    /// Fetches the blobs a received revision lacks, saves it, answers the peer and, on the
+    /// active side, reports it.
+    func save(_ received: ReceivedRevision, request: BLIPIncomingRequest) async throws {
+        let properties = request.message.properties
+        let incoming = received.incoming
+        let id = incoming.documentID
+        let revText = properties["rev"] ?? ""
+        let (history, deleted, removed) = (incoming.history, incoming.deleted, incoming.removed)
+        for blob in received.missingBlobs {
             try await fetchBlob(blob.key, length: blob.length, contentType: blob.contentType, documentID: id)
         }
-        let incoming = IncomingRevision(documentID: id, history: history, deleted: deleted, json: json, removed: removed)
-        let noConflicts = Self.flag(properties["noconflicts"]) || !isActive
-        let outcome = try await inserter.insert(incoming, allowConflict: !noConflicts)
+        let outcome = try await inserter.insert(incoming, allowConflict: !received.noConflicts)
         if outcome == .conflicted { try await resolveConflict(documentID: id, pulled: history[0]) }
         await request.respond()
         if isActive {

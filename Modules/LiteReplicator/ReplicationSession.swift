@@ -26,6 +26,9 @@ package final class ReplicationSession: Sendable {
     let state = Locked(State())
     /// Saves received revisions, several per transaction.
     let inserter: RevisionInserter
+    /// Passive side: received revisions are answered from the inserter, without a task each
+    /// (false: each one is saved by its own task, as the active side does; tests compare the two).
+    let answersRevisionsFromInserter: Bool
 
     struct State {
         /// The peer's `maxHistory` (from its replies).
@@ -52,9 +55,16 @@ package final class ReplicationSession: Sendable {
         var announcedDeltas = false
     }
 
-    package init(database: DatabaseCore, connection: BLIPConnection, role: Role,
+    package convenience init(database: DatabaseCore, connection: BLIPConnection, role: Role,
                  conflictResolver: ConflictResolverFunction? = nil,
                  onEvent: @escaping @Sendable (ReplicationEvent) -> Void = { _ in }) {
+        self.init(database: database, connection: connection, role: role, conflictResolver: conflictResolver,
+                  answersRevisionsFromInserter: true, onEvent: onEvent)
+    }
+
+    init(database: DatabaseCore, connection: BLIPConnection, role: Role, conflictResolver: ConflictResolverFunction?,
+         answersRevisionsFromInserter: Bool, onEvent: @escaping @Sendable (ReplicationEvent) -> Void) {
+        self.answersRevisionsFromInserter = answersRevisionsFromInserter
         self.database = ReplicationDatabase(core: database)
         var remote: UInt16?
         var filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?
@@ -96,6 +106,10 @@ package final class ReplicationSession: Sendable {
         await reader.value
         // Work already received finishes (a revision in its transaction is saved); what waits
         // on the peer stops. Then the session is over for good.
+        for task in cancelTasks() { await task.value }
+        // Revisions answered from the inserter have no task of their own; a conflict one of
+        // them left is resolved by a task its completion starts, so tasks are ended once more.
+        await inserter.waitUntilIdle()
         for task in cancelTasks() { await task.value }
         wakePullWaiters()
         return result

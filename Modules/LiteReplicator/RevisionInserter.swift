@@ -10,16 +10,26 @@ final class RevisionInserter: Sendable {
     /// Revisions per transaction at most.
     static let maxBatch = 200
 
+    /// What a caller learns once its revision's transaction committed (or failed); runs in the
+    /// inserter's own task before it takes the next batch, so it must be quick and must not block.
+    typealias Completion = @Sendable (Result<ReplicationDatabase.InsertOutcome, any Error>) -> Void
+
     struct Item: Sendable {
         let revision: IncomingRevision
         let allowConflict: Bool
-        let continuation: CheckedContinuation<ReplicationDatabase.InsertOutcome, any Error>
+        let completion: Completion
     }
 
     private let core: DatabaseCore
     private let remoteID: UInt16?
     private let filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?
-    private let state = Locked<(pending: [Item], flushing: Bool)>(([], false))
+    private struct State {
+        var pending: [Item] = []
+        var flushing = false
+        /// Woken when nothing is pending or being saved.
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Locked(State())
 
     init(core: DatabaseCore, remoteID: UInt16?, filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?) {
         self.core = core
@@ -30,24 +40,49 @@ final class RevisionInserter: Sendable {
     /// Saves `revision`; returns once its transaction has committed.
     func insert(_ revision: IncomingRevision, allowConflict: Bool) async throws -> ReplicationDatabase.InsertOutcome {
         try await withCheckedThrowingContinuation { continuation in
-            let startFlushing = state.withLock { state -> Bool in
-                state.pending.append(Item(revision: revision, allowConflict: allowConflict, continuation: continuation))
-                defer { state.flushing = true }
-                return !state.flushing
+            submit(revision, allowConflict: allowConflict) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Queues `revision` for saving and returns at once; `completion` gets the outcome after
+    /// its transaction. (A listener answers a pushed revision from there, without a task and
+    /// a continuation per revision.)
+    func submit(_ revision: IncomingRevision, allowConflict: Bool, completion: @escaping Completion) {
+        let startFlushing = state.withLock { state -> Bool in
+            state.pending.append(Item(revision: revision, allowConflict: allowConflict, completion: completion))
+            defer { state.flushing = true }
+            return !state.flushing
+        }
+        if startFlushing { Task { await flushUntilEmpty() } }
+    }
+
+    /// Waits until every revision submitted so far has been saved or refused (a session that
+    /// ends lets what it received finish).
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state -> Bool in
+                if !state.flushing { return true }
+                state.idleWaiters.append(continuation)
+                return false
             }
-            if startFlushing { Task { await flushUntilEmpty() } }
+            if idle { continuation.resume() }
         }
     }
 
     private func flushUntilEmpty() async {
         while true {
-            let batch = state.withLock { state -> [Item] in
+            let (batch, idleWaiters) = state.withLock { state -> ([Item], [CheckedContinuation<Void, Never>]) in
                 let batch = Array(state.pending.prefix(Self.maxBatch))
                 state.pending.removeFirst(batch.count)
-                if batch.isEmpty { state.flushing = false }
-                return batch
+                guard batch.isEmpty else { return (batch, []) }
+                state.flushing = false
+                defer { state.idleWaiters.removeAll() }
+                return ([], state.idleWaiters)
             }
-            guard !batch.isEmpty else { return }
+            guard !batch.isEmpty else {
+                idleWaiters.forEach { $0.resume() }
+                return
+            }
             await write(batch)
         }
     }
@@ -70,9 +105,9 @@ final class RevisionInserter: Sendable {
                     }
                 }
             }
-            for (item, outcome) in zip(batch, outcomes) { item.continuation.resume(with: outcome) }
+            for (item, outcome) in zip(batch, outcomes) { item.completion(outcome) }
         } catch {
-            for item in batch { item.continuation.resume(throwing: error) }
+            for item in batch { item.completion(.failure(error)) }
         }
     }
 
