@@ -217,11 +217,18 @@ struct FleeceReader {
                 target = item
                 targetEnd = next
             }
+            let tag = byte(target) >> 4
             if isDict && index & 1 == 0 {
-                let tag = byte(target) >> 4
                 guard tag == 4 || tag == 0 else {
                     throw FleeceError(.invalidData, "dictionary key is not a string or integer", offset: item)
                 }
+            }
+            // A short string (the most common value) is checked here: the same test as
+            // `validate`'s, without the call.
+            if tag == 4, byte(target) & 0x0F < 15, target >= 0, target + 2 <= targetEnd,
+               target + 1 + Int(byte(target) & 0x0F) <= targetEnd {
+                item = next
+                continue
             }
             try validate(target, end: targetEnd, depth: depth + 1, visited: visited)
             item = next
