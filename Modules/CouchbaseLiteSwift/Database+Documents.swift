@@ -20,10 +20,10 @@ extension Database {
 
     func loadDocument(id: String, includeDeleted: Bool) throws -> Document? {
         try CouchbaseLiteError.wrapping("reading document \"\(id)\"") {
-            guard let stored = try core.document(id: id), stored.exists,
-                  includeDeleted || !stored.isDeleted else { return nil }
-            let body = try stored.body(sharedKeys: core.sharedKeys)
-            return Document(id: id, database: self, stored: stored, body: body, mutable: false)
+            guard let (revision, body) = try core.currentRevision(id: id), includeDeleted || !revision.isDeleted else {
+                return nil
+            }
+            return Document(id: id, database: self, stored: revision, body: body, mutable: false)
         }
     }
 
@@ -149,8 +149,8 @@ extension Database {
         let saved = try CouchbaseLiteError.wrapping("saving document \"\(document.id)\"") {
             try core.saveRevision(id: document.id, base: document.stored?.revisionID, deleted: deleting,
                                   policy: policy) { encoder in
-                if let json = document.unparsedJSON {
-                    try json.withUnsafeBytes { try JSONConverter.write(json: $0, to: encoder) }
+                if let json = document.parsedJSON {
+                    json.replay(to: encoder)
                 } else {
                     try DocumentEncoder(encoder: encoder, blobStore: blobStore).encode(document.properties)
                 }

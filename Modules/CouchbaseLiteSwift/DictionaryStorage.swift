@@ -69,6 +69,13 @@ final class DictionaryStorage {
         return value
     }
 
+    /// The stored value of `key` while it has not been set, removed or handed out as a mutable
+    /// container since the dictionary was read (a save can copy it from its Fleece form).
+    func untouchedStoredValue(forKey key: String) -> FleeceValue? {
+        guard overrides[key] == nil, !removed.contains(key) else { return nil }
+        return source?[key]
+    }
+
     func set(_ value: Any?, forKey key: String) {
         if source?[key] == nil && !addedKeys.contains(key) { addedKeys.append(key) }
         removed.remove(key)

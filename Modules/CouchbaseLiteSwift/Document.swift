@@ -15,27 +15,31 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     public let id: String
     /// The database the document was read from or saved to.
     weak var database: Database?
-    /// The stored state the properties were read from (nil before the first save).
-    var stored: StoredDocument?
+    /// The revision the properties were read from (nil before the first save).
+    var stored: CurrentRevision?
     /// Keeps the Fleece bytes the properties point into alive.
     var body: FleeceDocument?
+    /// The current revision's body when the document has it but has not opened it yet (a
+    /// revision it just saved: trusted; or one handed over in a decoded tree: validated when
+    /// opened), opened into ``body`` on first read.
+    private var unopenedBody: (bytes: [UInt8], trusted: Bool)?
     private var loadedProperties: DictionaryStorage?
-    /// JSON the document was made from and nobody has read yet (`MutableDocument(id:json:)`):
-    /// a save parses it straight into the stored form, once.
-    private(set) var unparsedJSON: [UInt8]?
+    /// The parsed JSON the document was made from, not yet read as properties
+    /// (`MutableDocument(id:json:)`): a save writes it straight into the stored form.
+    private(set) var parsedJSON: JSONTape?
 
     /// The properties (parsed from ``unparsedJSON``, or read from the stored body, on first use).
     var properties: DictionaryStorage {
         get {
             if let loadedProperties { return loadedProperties }
-            let loaded = unparsedJSON != nil ? parseUnparsedJSON() : openStoredBody()
+            let loaded = parsedJSON != nil ? openParsedJSON() : openStoredBody()
             loadedProperties = loaded
-            unparsedJSON = nil
+            parsedJSON = nil
             return loaded
         }
         set {
             loadedProperties = newValue
-            unparsedJSON = nil
+            parsedJSON = nil
         }
     }
 
@@ -43,17 +47,20 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     /// saved document is often dropped unread, e.g. in an import loop).
     func didSave(_ saved: StoredDocument, in database: Database) {
         self.database = database
-        stored = saved
+        stored = CurrentRevision(saved)
+        unopenedBody = saved.current?.body.map { ($0, true) }
         body = nil
         loadedProperties = nil
-        unparsedJSON = nil
+        parsedJSON = nil
     }
 
     private func openStoredBody() -> DictionaryStorage {
         let isMutable = self is MutableDocument
-        if body == nil, !(stored?.isDeleted ?? true), let database {
+        if body == nil, !(stored?.isDeleted ?? true), let database, let unopened = unopenedBody {
+            unopenedBody = nil
             do {
-                body = try stored?.body(sharedKeys: database.core.sharedKeys)
+                let bytes = unopened.bytes.isEmpty ? StoredDocument.emptyDictionary : unopened.bytes
+                body = try FleeceDocument(bytes: bytes, sharedKeys: database.core.sharedKeys, trusted: unopened.trusted)
             } catch {
                 // The properties read as empty, but the document remembers why, so that saving
                 // it (which would replace the stored content with nothing) fails instead.
@@ -68,31 +75,39 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     /// empty and refuses to be saved.
     private(set) var readFailure: (any Error)?
 
-    init(id: String, database: Database?, stored: StoredDocument?, body: FleeceDocument?, mutable: Bool) {
+    init(id: String, database: Database?, stored: CurrentRevision?, body: FleeceDocument?, mutable: Bool) {
         self.id = id
         self.database = database
         self.stored = stored
         self.body = body
         // A stored live revision without its body in hand is read on first use (and a body
         // that cannot be read is remembered as such), never taken for an empty document.
-        if body == nil, let stored, stored.exists, !stored.isDeleted { return }
+        if body == nil, let stored, !stored.isDeleted { return }
         loadedProperties = DictionaryStorage(source: body?.root.dictionary, database: database, isMutable: mutable)
     }
 
-    /// Makes the properties come from `json`, already checked to be a valid JSON object.
-    func setUnparsedJSON(_ json: [UInt8]) {
-        loadedProperties = nil
-        unparsedJSON = json
+    /// A document showing the current revision of `stored` (a decoded tree), whose body is
+    /// `body`, or, when that is nil, the tree's body, validated when first read.
+    convenience init(id: String, database: Database?, stored: StoredDocument, body: FleeceDocument?, mutable: Bool) {
+        self.init(id: id, database: database, stored: CurrentRevision(stored), body: body, mutable: mutable)
+        if body == nil { unopenedBody = stored.current?.body.map { ($0, false) } }
     }
 
-    private func parseUnparsedJSON() -> DictionaryStorage {
+    /// Makes the properties come from `json`, a parsed JSON object.
+    func setParsedJSON(_ json: JSONTape) {
+        loadedProperties = nil
+        parsedJSON = json
+    }
+
+    private func openParsedJSON() -> DictionaryStorage {
         let isMutable = self is MutableDocument
-        guard let json = unparsedJSON else {
+        guard let json = parsedJSON else {
             return DictionaryStorage(source: nil, database: database, isMutable: isMutable)
         }
         do {
-            let bytes = try json.withUnsafeBytes { try JSONConverter.fleece(fromJSONBytes: $0) }
-            let parsed = try FleeceDocument(bytes: bytes, trusted: true)
+            let encoder = FleeceEncoder()
+            json.replay(to: encoder)
+            let parsed = try FleeceDocument(bytes: try encoder.finish(), trusted: true)
             body = parsed
             return DictionaryStorage(source: parsed.root.dictionary, database: database, isMutable: isMutable)
         } catch {
@@ -103,7 +118,7 @@ public class Document: DictionaryProtocol, Equatable, Hashable, Sequence {
     }
 
     /// The current revision ID (nil for a document never saved).
-    public var revisionID: String? { stored?.revisionID?.string }
+    public var revisionID: String? { stored?.revisionID.string }
     /// The sequence of the document's last change (0 for a document never saved).
     public var sequence: UInt64 { stored?.sequence ?? 0 }
     /// Whether the document is deleted.
@@ -196,7 +211,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol {
         self.init(id: nil, data: data)
     }
 
-    init(id: String, database: Database?, stored: StoredDocument?, body: FleeceDocument?) {
+    init(id: String, database: Database?, stored: CurrentRevision?, body: FleeceDocument?) {
         super.init(id: id, database: database, stored: stored, body: body, mutable: true)
     }
 

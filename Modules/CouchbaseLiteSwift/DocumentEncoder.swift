@@ -10,6 +10,14 @@ struct DocumentEncoder {
     let encoder: FleeceEncoder
     /// Where blob content is stored; nil writes blob properties only (for JSON output).
     let blobStore: BlobStore?
+    /// Whether a changed dictionary's untouched stored values are written straight from their
+    /// Fleece form (false only in tests, to compare with the general path).
+    var writesUntouchedValuesDirectly = true
+
+    init(encoder: FleeceEncoder, blobStore: BlobStore?) {
+        self.encoder = encoder
+        self.blobStore = blobStore
+    }
 
     func encode(_ properties: DictionaryStorage) throws {
         try encodeDictionary(properties, path: "")
@@ -27,11 +35,50 @@ struct DocumentEncoder {
         let keys = storage.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         encoder.beginDictionary(reservingCapacity: keys.count)
         for key in keys {
+            if writesUntouchedValuesDirectly, let stored = storage.untouchedStoredValue(forKey: key),
+               Self.canWriteDirectly(stored) {
+                encoder.writeKey(key)
+                writeDirectly(stored)
+                continue
+            }
             guard let value = storage.value(forKey: key) else { continue }
             encoder.writeKey(key)
             try encodeValue(value, path: path.isEmpty ? key : "\(path).\(key)")
         }
         encoder.endDictionary()
+    }
+
+    /// Whether ``writeDirectly(_:)`` writes `value` as the general path would after converting
+    /// it to a Swift value: not for data (an error there), blobs (stored on the way), or
+    /// non-finite numbers (an error).
+    private static func canWriteDirectly(_ value: FleeceValue) -> Bool {
+        switch value.type {
+        case .data: return false
+        case .number: return !value.isFloatingPoint || value.double.isFinite
+        case .dictionary: return value.dictionary?[BlobKeys.type]?.string != BlobKeys.blobType
+        default: return true
+        }
+    }
+
+    /// Writes a stored value with the encoder calls the general path makes for it
+    /// (`ValueConversion.value` then ``encodeValue(_:path:)``), without making Swift objects:
+    /// the same bytes, so the same revision IDs.
+    private func writeDirectly(_ value: FleeceValue) {
+        switch value.type {
+        case .null, .undefined: encoder.writeNull()
+        case .boolean: encoder.writeBool(value.bool)
+        case .number:
+            if value.isFloatingPoint {
+                encoder.writeDouble(value.double)
+            } else if value.isUnsigned, value.uint64 > UInt64(Int.max) {
+                encoder.writeUInt(value.uint64)
+            } else {
+                encoder.writeInt(value.isUnsigned ? Int64(value.uint64) : value.int64)
+            }
+        case .string: encoder.writeString(value.string ?? "")
+        // Unchanged containers are copied as stored (as ``encodeDictionary`` and ``encodeArray`` do).
+        case .array, .dictionary, .data: encoder.writeValue(value)
+        }
     }
 
     private func encodeArray(_ storage: ArrayStorage, path: String) throws {

@@ -42,7 +42,8 @@ package final class FleeceEncoder {
     /// The shared-key table keys are mapped through, if any.
     package let sharedKeys: SharedKeys?
     /// Whether repeated short strings become pointers to their first copy (on, as in LiteCore).
-    package var uniqueStrings = true
+    /// Read for every string: unchecked like the buffers below (Fleece-9).
+    @exclusivity(unchecked) package var uniqueStrings = true
 
     // The encoder is used by one thread at a time and never hands out references to these, so
     // the runtime's exclusivity checks (a thread-local lookup on every access) only cost time:
@@ -349,6 +350,12 @@ package final class FleeceEncoder {
         guard levels[top].expectsKey else { fail("a key was written where a dictionary value was expected"); return false }
         addingKey = true
         return true
+    }
+
+    /// Closes the innermost collection, whichever kind it is (for a ``JSONTape`` replay, whose
+    /// end events do not say).
+    func endInnermostCollection() {
+        if levels[depth - 1].tag == 7 { endDictionary() } else { endArray() }
     }
 
     /// Closes the innermost array.

@@ -122,13 +122,18 @@ struct FleeceReader {
     /// refers to. A collection's items can only point backwards, below their own slot, so
     /// every walk terminates; each collection may be reached only once.
     func validate(_ offset: Int, end: Int) throws {
-        var visited = [UInt64](repeating: 0, count: (count >> 7) + 1)
-        try validate(offset, end: end, depth: 0, visited: &visited)
+        // One bit per 2-byte unit: which collections were reached. On the stack for bodies of
+        // common sizes, and a plain buffer, not an array (no uniqueness check per write).
+        let words = (count >> 7) + 1
+        try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { visited in
+            visited.initialize(repeating: 0)
+            try validate(offset, end: end, depth: 0, visited: visited)
+        }
     }
 
     static let maximumDepth = 512
 
-    private func validate(_ offset: Int, end: Int, depth: Int, visited: inout [UInt64]) throws {
+    private func validate(_ offset: Int, end: Int, depth: Int, visited: UnsafeMutableBufferPointer<UInt64>) throws {
         guard offset >= 0, offset + 2 <= end else {
             throw FleeceError(.invalidData, "value runs past the end of its space", offset: offset)
         }
@@ -159,13 +164,14 @@ struct FleeceReader {
                 }
             }
         case 6, 7:
-            try validateCollection(offset, end: end, depth: depth, visited: &visited)
+            try validateCollection(offset, end: end, depth: depth, visited: visited)
         default:
             throw FleeceError(.invalidData, "unexpected pointer where a value was expected", offset: offset)
         }
     }
 
-    private func validateCollection(_ offset: Int, end: Int, depth: Int, visited: inout [UInt64]) throws {
+    private func validateCollection(_ offset: Int, end: Int, depth: Int,
+                                    visited: UnsafeMutableBufferPointer<UInt64>) throws {
         guard depth < Self.maximumDepth else {
             throw FleeceError(.invalidData, "collections nested deeper than \(Self.maximumDepth) levels", offset: offset)
         }
@@ -197,6 +203,12 @@ struct FleeceReader {
         var item = first
         for index in 0..<itemCount {
             let next = item + width
+            // An inline small integer (most dictionary keys: shared-key numbers) is valid as it
+            // stands: its slot is inside the collection, checked above.
+            if byte(item) >> 4 == 0 {
+                item = next
+                continue
+            }
             let target: Int
             let targetEnd: Int
             if isPointer(item) {
@@ -205,13 +217,20 @@ struct FleeceReader {
                 target = item
                 targetEnd = next
             }
+            let tag = byte(target) >> 4
             if isDict && index & 1 == 0 {
-                let tag = byte(target) >> 4
                 guard tag == 4 || tag == 0 else {
                     throw FleeceError(.invalidData, "dictionary key is not a string or integer", offset: item)
                 }
             }
-            try validate(target, end: targetEnd, depth: depth + 1, visited: &visited)
+            // A short string (the most common value) is checked here: the same test as
+            // `validate`'s, without the call.
+            if tag == 4, byte(target) & 0x0F < 15, target >= 0, target + 2 <= targetEnd,
+               target + 1 + Int(byte(target) & 0x0F) <= targetEnd {
+                item = next
+                continue
+            }
+            try validate(target, end: targetEnd, depth: depth + 1, visited: visited)
             item = next
         }
     }

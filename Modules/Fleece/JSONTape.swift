@@ -113,6 +113,40 @@ package final class JSONTape: JSONSink {
         }
     }
 
+    /// Writes the value exactly as parsing its text into `encoder` would: the same encoder calls
+    /// in the same (text) order, so the bytes equal ``JSONConverter/write(json:to:json5:maximumDepth:)``'s.
+    /// A document made from JSON is parsed into a tape once, which checks it, and written from
+    /// the tape when it is saved, instead of parsing the text a second time then.
+    ///
+    /// With a shared-key table, the keys join it first under one lock (``addKeys(to:)``, in text
+    /// order, as the encoder would add them one lock each), then are written by number.
+    package func replay(to encoder: FleeceEncoder) {
+        let table = encoder.sharedKeys
+        if let table { addKeys(to: table) }
+        bytes.withUnsafeBytes { storage in
+            for event in events {
+                switch event {
+                case let .string(start, count):
+                    encoder.writeStringBytes(UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)]))
+                case let .key(start, count, shared):
+                    if table != nil, let shared {
+                        encoder.writeKey(sharedIndex: shared)
+                    } else {
+                        encoder.writeKeyBytes(UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)]))
+                    }
+                case let .bool(value): encoder.writeBool(value)
+                case .null: encoder.writeNull()
+                case let .int(value): encoder.writeInt(value)
+                case let .uint(value): encoder.writeUInt(value)
+                case let .double(value): encoder.writeDouble(value)
+                case .beginDictionary: encoder.beginDictionary(reservingCapacity: 0)
+                case .beginArray: encoder.beginArray(reservingCapacity: 0)
+                case .end: encoder.endInnermostCollection()
+                }
+            }
+        }
+    }
+
     /// The index of the event after the value starting at `index`.
     private func next(after index: Int) -> Int {
         switch events[index] {

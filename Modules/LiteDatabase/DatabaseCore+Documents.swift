@@ -33,6 +33,44 @@ extension DatabaseCore {
         return try StoredDocument(record: record)
     }
 
+    /// The current revision of a document and its body (validated; nil for a deletion), read
+    /// from the record's lent bytes without decoding the revision tree; nil when there is no
+    /// such document. What a public read needs; a save decodes the whole tree itself.
+    ///
+    /// - Throws: `DatabaseError(.corruptRevisionData)` when the current revision or its body is
+    ///   malformed.
+    package func currentRevision(id: String) throws -> (revision: CurrentRevision, body: FleeceDocument?)? {
+        try checkOpen()
+        var found: (revision: CurrentRevision, body: FleeceDocument?)?
+        _ = try DatabaseError.mapping("reading document \"\(id)\"") {
+            try documents.visitRecord(id) { record in
+                let first: (id: RevisionID, flags: RevisionFlags, body: UnsafeRawBufferPointer?)?
+                do {
+                    first = try RevisionTreeCodec.currentRevision(in: record.body)
+                } catch let error as DatabaseError {
+                    throw DatabaseError(error.code, "document \"\(id)\": \(error.message)", underlying: error.underlying)
+                }
+                guard let current = first else { return }
+                let revision = CurrentRevision(documentID: id, sequence: record.sequence, flags: record.flags,
+                                               revisionID: current.id)
+                guard !revision.isDeleted, let bytes = current.body else {
+                    found = (revision, nil)
+                    return
+                }
+                do {
+                    let body = bytes.isEmpty
+                        ? try FleeceDocument(bytes: StoredDocument.emptyDictionary, sharedKeys: sharedKeys, trusted: true)
+                        : try FleeceDocument(copying: bytes, sharedKeys: sharedKeys)
+                    found = (revision, body)
+                } catch {
+                    throw DatabaseError(.corruptRevisionData, "document \"\(id)\": the body of revision "
+                                        + "\(current.id.string) is not valid Fleece", underlying: error)
+                }
+            }
+        }
+        return found
+    }
+
     /// The number of documents that are not deleted.
     package func documentCount() throws -> Int {
         try checkOpen()

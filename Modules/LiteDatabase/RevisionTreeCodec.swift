@@ -110,22 +110,42 @@ enum RevisionTreeCodec {
     /// The current revision's body inside an encoded tree, without decoding the tree: nil when
     /// the current revision is a deletion or has no body. Throws on a malformed first revision.
     static func currentBody(in bytes: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        guard let first = try firstRevision(in: bytes) else { return nil }
+        guard first.flags & hasBodyFlag != 0, first.flags & RevisionFlags.deleted.rawValue == 0 else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[first.body])
+    }
+
+    /// The current revision of an encoded tree, without decoding the others: its ID, its flags
+    /// and its body (nil when it is stored without one). Nil for an empty tree; throws when the
+    /// first revision is malformed. The rest of the tree is not looked at: a save decodes it whole.
+    static func currentRevision(in bytes: UnsafeRawBufferPointer) throws
+        -> (id: RevisionID, flags: RevisionFlags, body: UnsafeRawBufferPointer?)? {
+        guard let first = try firstRevision(in: bytes) else { return nil }
+        let id = try RevisionID(binary: UnsafeRawBufferPointer(rebasing: bytes[first.id]))
+        let body = first.flags & hasBodyFlag != 0 ? UnsafeRawBufferPointer(rebasing: bytes[first.body]) : nil
+        return (id, RevisionFlags(rawValue: first.flags & ~hasBodyFlag), body)
+    }
+
+    /// Where the first (current) revision's parts are: its stored flags, the binary ID and what
+    /// follows the sequence (the body, when the flags say there is one). Nil for an empty tree.
+    private static func firstRevision(in bytes: UnsafeRawBufferPointer) throws
+        -> (flags: UInt8, id: Range<Int>, body: Range<Int>)? {
         guard bytes.count >= 4 else { throw corrupt("it ends before its end marker") }
         let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
         if size == 0 { return nil }
         guard size >= fixedHeaderSize + 2, size <= bytes.count else {
             throw corrupt("a revision's size (\(size)) does not fit the data")
         }
-        let flags = bytes[6]
-        guard flags & hasBodyFlag != 0, flags & RevisionFlags.deleted.rawValue == 0 else { return nil }
-        var cursor = fixedHeaderSize + Int(bytes[7])
-        guard bytes[7] > 0, cursor < size else {
-            throw corrupt("a revision ID's length (\(bytes[7])) does not fit its revision")
+        let idLength = Int(bytes[7])
+        let idEnd = fixedHeaderSize + idLength
+        guard idLength > 0, idEnd < size else {
+            throw corrupt("a revision ID's length (\(idLength)) does not fit its revision")
         }
+        var cursor = idEnd
         while cursor < size, bytes[cursor] & 0x80 != 0 { cursor += 1 }   // the sequence's varint
         cursor += 1
         guard cursor <= size else { throw corrupt("the current revision has a malformed sequence") }
-        return UnsafeRawBufferPointer(rebasing: bytes[cursor..<size])
+        return (bytes[6], fixedHeaderSize..<idEnd, cursor..<size)
     }
 
     /// A parent chain longer than the tree means a cycle, which would hang history walks.

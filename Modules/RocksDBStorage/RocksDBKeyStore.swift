@@ -47,6 +47,24 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
         try get(key, content: content, view: try file.view())
     }
 
+    /// The record with `key`, its bytes lent from RocksDB's pinned value (or from the open
+    /// transaction's pending write) instead of copied into a ``Record``.
+    @discardableResult
+    package func visitRecord(_ key: String, _ visitor: (RecordView) throws -> Void) throws -> Bool {
+        let stored = recordKey(key)
+        let prefixLength = recordPrefix.count
+        let found: Void? = try handle.get(stored, view: try file.view()) { value in
+            let header = try RocksDBRecordCodec.header(value, path: path)
+            try stored.withUnsafeBytes { keyBytes in
+                try visitor(RecordView(key: UnsafeRawBufferPointer(rebasing: keyBytes[prefixLength...]),
+                                       body: UnsafeRawBufferPointer(rebasing: value[header.versionRange.upperBound...]),
+                                       flags: header.flags, sequence: header.sequence,
+                                       expiration: header.expiration))
+            }
+        }
+        return found != nil
+    }
+
     /// The record with this sequence, or `nil`.
     package func get(sequence: UInt64, content: RecordContent) throws -> Record? {
         let view = try file.view()

@@ -30,7 +30,7 @@ import TestSupport
             try tree.insert(RevisionID.next(after: nil, deleted: false, body: garbage), body: garbage, deleted: false,
                             hasAttachments: false, parent: nil, allowConflict: false)
             stored.tree = tree
-            let document = MutableDocument(id: "doc", database: database, stored: stored, body: nil)
+            let document = Document(id: "doc", database: database, stored: stored, body: nil, mutable: false).toMutable()
             #expect(document.count == 0)
             let error = #expect(throws: CouchbaseLiteError.self) { try database.saveDocument(document) }
             #expect(error?.code == .corruptRevisionData)

@@ -78,6 +78,52 @@ import Testing
         }
     }
 
+    /// `MutableDocument(id:json:)` parses into a tape once and saves by replaying it: the bytes
+    /// and the shared keys must be those of parsing the text straight into the encoder, as saves
+    /// did before (the stored bytes and so the revision IDs must not change).
+    @Test func replayEqualsParsingTheText() async {
+        let documents = Gen.int(in: 0...10_000).array(of: 1...40).array(of: 1...8)
+        await propertyCheck(count: 300, input: documents) { picks in
+            let first = SharedKeys()
+            let second = SharedKeys()
+            for choices in picks {
+                var builder = Builder(choices: choices)
+                let json = builder.object(depth: 0)
+                let expected = try JSONConverter.fleece(fromJSON: json, sharedKeys: first)
+                var text = json
+                let tape = try text.withUTF8 { try JSONTape.parse(json: UnsafeRawBufferPointer($0)) }
+                let encoder = FleeceEncoder(sharedKeys: second)
+                tape.replay(to: encoder)
+                #expect(try encoder.finish() == expected, "\(json)")
+                #expect(second.keys == first.keys, "\(json)")
+            }
+        }
+    }
+
+    /// The tape's parse is the only check `MutableDocument(id:json:)` makes now: it must refuse
+    /// exactly the texts the validating parser refuses (generated documents, cut or with one byte
+    /// changed).
+    @Test func tapeRefusesWhatValidationRefuses() async {
+        let cases = Gen.int(in: 0...10_000).array(of: 1...40).array(of: 1...6)
+        await propertyCheck(count: 300, input: cases) { picks in
+            for choices in picks {
+                var builder = Builder(choices: choices)
+                var bytes = Array(builder.object(depth: 0).utf8)
+                let position = abs(choices[0]) % bytes.count
+                switch abs(choices.last ?? 0) % 3 {
+                case 0: bytes.removeSubrange(position...)
+                case 1:
+                    let replacements = Array(#"{}[]",:0e-."#.utf8)
+                    bytes[position] = replacements[abs(choices[0]) % replacements.count]
+                default: bytes.insert(0x01, at: position)
+                }
+                let validated = (try? bytes.withUnsafeBytes { try JSONConverter.validate(json: $0) }) != nil
+                let taped = (try? bytes.withUnsafeBytes { try JSONTape.parse(json: $0) }) != nil
+                #expect(validated == taped, "\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+    }
+
     /// A full table (2,048 keys): later keys are strings in both ways.
     @Test func fullSharedKeyTableWritesStringKeys() throws {
         let first = SharedKeys(keys: (0..<2_047).map { "k\($0)" })
