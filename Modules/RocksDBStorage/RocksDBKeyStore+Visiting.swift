@@ -25,19 +25,4 @@ extension RocksDBKeyStore {
             if options.descending { iterator.previous() } else { iterator.next() }
         }
     }
-
-    /// Lends the record with `key` to `visitor` straight from RocksDB's buffer.
-    @discardableResult
-    package func visitRecord(_ key: String, _ visitor: (RecordView) throws -> Void) throws -> Bool {
-        let found: Bool? = try handle.get(recordKey(key), view: try file.view()) { value in
-            let header = try RocksDBRecordCodec.header(value, path: path)
-            try Array(key.utf8).withUnsafeBytes { keyBytes in
-                try visitor(RecordView(key: keyBytes,
-                                       body: UnsafeRawBufferPointer(rebasing: value[header.versionRange.upperBound...]),
-                                       flags: header.flags, sequence: header.sequence, expiration: header.expiration))
-            }
-            return true
-        }
-        return found ?? false
-    }
 }
