@@ -1,4 +1,5 @@
 import BLIP
+import LiteStorage
 
 /// An error of a replication: what the peer answered, what the network did, or what our own
 /// database refused. `domain` and `code` follow Couchbase Lite 2.x: "HTTP" codes (401, 404, 409,
@@ -66,4 +67,12 @@ package struct ReplicationError: Error, Sendable, CustomStringConvertible {
             self.init(.blip, 400, "\(context): \(error)", underlying: error)
         }
     }
+}
+
+extension ReplicationError: ChainedError {
+    /// The cause, unless it is the BLIP error whose words the message already states (every
+    /// ``init(blip:context:)`` puts the peer's answer or the close into the message).
+    package var cause: (any Error)? { underlying is BLIPError ? nil : underlying }
+    /// The domain and code, printed once at the end of the line.
+    package var detail: String? { "\(domain.rawValue) \(code)" }
 }
