@@ -68,7 +68,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         shared = SharedFile.retain(path: path)
     }
 
-    deinit { try? close() }
+    deinit { try? close() }   // allowed: a deinit cannot report; close() was the caller's to call and check
 
     // MARK: Connections
 
@@ -218,7 +218,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     }
 
     private func abort(_ writer: SQLiteConnection) {
-        try? writer.execute("ROLLBACK")
+        try? writer.execute("ROLLBACK")   // allowed: the failure that aborts is the one reported; SQLite rolls back anyway when the statement fails
         transaction = nil
         // Tables, columns and indexes made by the aborted transaction are gone: relearn lazily.
         schema.withLock { state in
@@ -271,14 +271,14 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
             // A deferred transaction takes its snapshot at the first read.
             _ = try connection.integer("SELECT count(*) FROM sqlite_master")
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? connection.execute("ROLLBACK")   // allowed: ends a read-only snapshot whose failure is rethrown below
             pool.checkin(connection)
             throw error
         }
         _ = scopes.bind(SQLiteSnapshot(connection: connection))
         defer {
             scopes.unbind()
-            try? connection.execute("ROLLBACK")
+            try? connection.execute("ROLLBACK")   // allowed: ends a read-only snapshot; nothing was written to lose
             pool.checkin(connection)
         }
         return try body()
