@@ -22,28 +22,48 @@ package enum DocumentImporter {
     /// Existing documents with the same ID get a new revision.
     ///
     /// The input is read twice, a block at a time: by an ``ImportCheck`` on its own thread,
-    /// which checks every document (syntax, object, ID), and here to save. The first
-    /// transaction is committed only once the check has passed, so bad input imports nothing.
+    /// which checks every document (syntax, object, ID), and by an ``ImportEncodingStage`` on
+    /// another, which encodes the documents a chunk ahead of this thread storing them. The
+    /// first transaction is committed only once the check has passed, so bad input imports
+    /// nothing.
     /// - Throws: `.notFound` for a missing input, `.invalidArgument` naming the line or file
     ///   that is not a JSON object or has an unusable ID, `.ioFailure` for a failed save.
     @discardableResult
     package static func importDocuments(into core: DatabaseCore, from path: String, idKey: String = "_id",
                                         progress: (ConversionProgress) -> Void = { _ in }) throws -> Int {
-        var reader = try ImportReader(path: path)
         let check = ImportCheck(path: path, idKey: idKey)
+        let stage = ImportEncodingStage(path: path, idKey: idKey, sharedKeys: core.sharedKeys)
+        defer { stage.stop() }
         var total: Int?
         var saved = 0
         var atEnd = false
         while !atEnd {
             try DatabaseToolsError.wrapping(.ioFailure, "cannot import into \(core.bundle.path)") {
                 try core.inTransaction {
+                    // The stage must be idle before the transaction ends, whichever way.
+                    defer { stage.settle() }
                     var count = 0
                     do {
                         // The first transaction goes on while the check runs (up to a limit).
-                        while count < batchSize || (total == nil && count < firstBatchLimit && !check.isFinished) {
-                            guard let item = try reader.next() else { atEnd = true; break }
-                            try save(item, idKey: idKey, into: core)
-                            count += 1
+                        func wantsMore(after count: Int) -> Bool {
+                            count < batchSize || (total == nil && count < firstBatchLimit && !check.isFinished)
+                        }
+                        func requestSize(after count: Int) -> Int {
+                            count < batchSize ? min(chunkSize, batchSize - count) : chunkSize
+                        }
+                        stage.request(requestSize(after: 0))
+                        while true {
+                            let chunk = stage.take()
+                            let more = chunk.error == nil && !chunk.atEnd
+                                && wantsMore(after: count + chunk.documents.count)
+                            if more { stage.request(requestSize(after: count + chunk.documents.count)) }
+                            for document in chunk.documents {
+                                try save(document, into: core)
+                                count += 1
+                            }
+                            if let error = chunk.error { throw error }
+                            if chunk.atEnd { atEnd = true }
+                            if !more { break }
                         }
                     } catch {
                         // The check's error, if any, names the first bad document in the input.
@@ -62,6 +82,10 @@ package enum DocumentImporter {
         return saved
     }
 
+    /// Documents the encoding stage prepares per request: small enough that this thread soon
+    /// has work, large enough that handing over costs nothing.
+    static let chunkSize = 64
+
     /// Checks that an item is a JSON object whose ID property, if any, is a string or number.
     static func checkDocument(_ item: ImportReader.Item, idKey: String) throws {
         guard item.json.first(where: { !ImportReader.isWhitespace($0) }) == UInt8(ascii: "{") else {
@@ -73,38 +97,18 @@ package enum DocumentImporter {
         if present && value == nil { throw idNotAString(item, idKey) }
     }
 
-    private static func notAnObject(_ item: ImportReader.Item) -> DatabaseToolsError {
+    static func notAnObject(_ item: ImportReader.Item) -> DatabaseToolsError {
         DatabaseToolsError(.invalidArgument, "\(item.origin) is not a JSON object")
     }
 
-    private static func idNotAString(_ item: ImportReader.Item, _ idKey: String) -> DatabaseToolsError {
+    static func idNotAString(_ item: ImportReader.Item, _ idKey: String) -> DatabaseToolsError {
         DatabaseToolsError(.invalidArgument, "\(item.origin): property \"\(idKey)\" is not a string")
     }
 
-    /// Saves one document. When its ID comes from a property, the body is made as Couchbase
-    /// Lite 2.8's `cblite cp` makes it, so revision IDs match the real tool's on the same file:
-    /// as if the whole object were encoded (its ID key joins the shared keys like any other
-    /// key), then copied without that key, entries in stored order (``JSONTape`` does both in
-    /// one encoding).
-    private static func save(_ item: ImportReader.Item, idKey: String, into core: DatabaseCore) throws {
-        let tape = try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin) is not valid JSON") {
-            try item.json.withUnsafeBytes { try JSONTape.parse(json: $0) }
-        }
-        // The same checks as the first pass's, so the first bad document is reported the same
-        // way whichever pass reaches it first.
-        guard tape.isDictionary else { throw notAnObject(item) }
-        let (present, property) = tape.topLevelValue(forKey: idKey)
-        if present && property == nil { throw idNotAString(item, idKey) }
-        if property != nil { tape.addKeys(to: core.sharedKeys) }
-        let id = property ?? item.fallbackID ?? UUID().uuidString.lowercased()
-        try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin): cannot save document \"\(id)\"") {
-            _ = try core.saveRevision(id: id, base: nil, policy: .lastWriteWins) { encoder in
-                if property != nil {
-                    tape.write(to: encoder, omittingTopLevelKey: idKey)
-                } else {
-                    try item.json.withUnsafeBytes { _ = try JSONConverter.write(json: $0, to: encoder, skipping: ["_id"]) }
-                }
-            }
+    /// Stores one document the encoding stage prepared.
+    private static func save(_ document: ImportEncodingStage.Document, into core: DatabaseCore) throws {
+        try DatabaseToolsError.wrapping(.invalidArgument, "\(document.origin): cannot save document \"\(document.id)\"") {
+            _ = try core.saveRevision(id: document.id, base: nil, policy: .lastWriteWins, encodedBody: document.body)
         }
     }
 

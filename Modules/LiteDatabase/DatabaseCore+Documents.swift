@@ -96,6 +96,32 @@ extension DatabaseCore {
         id: String, base: RevisionID?, deleted: Bool = false, policy: ConcurrencyPolicy,
         encodeBody: (FleeceEncoder) throws -> Void
     ) throws -> StoredDocument? {
+        try saveRevision(id: id, base: base, deleted: deleted, policy: policy) {
+            try encoders.withEncoder { encoder in
+                try encodeBody(encoder)
+                do {
+                    return try encoder.finish()
+                } catch {
+                    throw DatabaseError(.invalidParameter, "document \"\(id)\" cannot be encoded", underlying: error)
+                }
+            }
+        }
+    }
+
+    /// Saves a new revision whose body was already encoded with this database's shared keys,
+    /// inside the transaction that is open now (the importer encodes on another thread while
+    /// this thread stores: the keys the body uses must be in the table this transaction
+    /// persists). Otherwise as ``saveRevision(id:base:deleted:policy:encodeBody:)``.
+    @discardableResult
+    package func saveRevision(
+        id: String, base: RevisionID?, policy: ConcurrencyPolicy, encodedBody: [UInt8]
+    ) throws -> StoredDocument? {
+        try saveRevision(id: id, base: base, deleted: false, policy: policy) { encodedBody }
+    }
+
+    private func saveRevision(
+        id: String, base: RevisionID?, deleted: Bool, policy: ConcurrencyPolicy, makeBody: () throws -> [UInt8]
+    ) throws -> StoredDocument? {
         try Self.validate(documentID: id)
         return try inTransaction {
             var document = try self.document(id: id) ?? StoredDocument(id: id)
@@ -106,19 +132,7 @@ extension DatabaseCore {
                 if !recreatingDeleted && policy == .failOnConflict { return nil }
                 parent = current
             }
-            let body: [UInt8]
-            if deleted {
-                body = StoredDocument.emptyDictionary
-            } else {
-                body = try encoders.withEncoder { encoder in
-                    try encodeBody(encoder)
-                    do {
-                        return try encoder.finish()
-                    } catch {
-                        throw DatabaseError(.invalidParameter, "document \"\(id)\" cannot be encoded", underlying: error)
-                    }
-                }
-            }
+            let body = deleted ? StoredDocument.emptyDictionary : try makeBody()
             let hasBlobs = try !deleted && BlobReferences.mayContainBlobs(body: body, sharedKeys: sharedKeys)
                 && BlobReferences.containsBlobs(
                     body: body, root: FleeceDocument(bytes: body, sharedKeys: sharedKeys, trusted: true).root)

@@ -91,6 +91,52 @@ import TestSupport
     }
 }
 
+extension StreamingImportTests {
+    /// Documents are encoded on another thread a chunk ahead of the one storing them, and add
+    /// shared keys as they go: every key a stored body uses must be persisted by the
+    /// transaction that stores it. 2,600 documents with a new key each (the table fills at
+    /// 2,048) over three transactions, then the file reopened from scratch: every body reads
+    /// back, and every revision ID equals that of the same documents saved one by one on this
+    /// thread.
+    @Test(arguments: StorageEngineKind.allCases)
+    func keysAddedWhileEncodingAheadArePersistedWithTheirDocuments(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let count = 2_600
+            let lines = (0..<count).map { #"{"_id":"doc-\#($0)","key\#($0)":\#($0),"n":{"k\#($0 % 7)":[\#($0)]}}"# }
+            let file = directory.appending("docs.jsonl")
+            try Data(lines.joined(separator: "\n").utf8).write(to: file)
+            let imported = directory.appending("imported.cblite2").path
+            do {
+                let core = try DatabaseLocation(path: imported).open(.create(engine: engine.rawValue))
+                defer { try? core.close() }
+                #expect(try DocumentImporter.importDocuments(into: core, from: file.path) == count)
+            }
+            let reference = try DatabaseLocation(path: directory.appending("reference.cblite2").path)
+                .open(.create(engine: engine.rawValue))
+            defer { try? reference.close() }
+            for (index, line) in lines.enumerated() {
+                let tape = try Array(line.utf8).withUnsafeBytes { try JSONTape.parse(json: $0) }
+                try reference.inTransaction {
+                    tape.addKeys(to: reference.sharedKeys)
+                    _ = try reference.saveRevision(id: "doc-\(index)", base: nil, policy: .lastWriteWins) { encoder in
+                        tape.write(to: encoder, omittingTopLevelKey: "_id")
+                    }
+                }
+            }
+            let core = try DatabaseLocation(path: imported).open(.readOnly)
+            defer { try? core.close() }
+            #expect(core.sharedKeys.count == reference.sharedKeys.count)
+            for index in 0..<count {
+                let document = try #require(try core.document(id: "doc-\(index)"))
+                let body = try #require(try document.body(sharedKeys: core.sharedKeys))
+                #expect(body.root.dictionary?["key\(index)"]?.int64 == Int64(index))
+                #expect(body.root.dictionary?["n"]?.dictionary?["k\(index % 7)"]?.array?[0]?.int64 == Int64(index))
+                #expect(document.revisionID == (try reference.document(id: "doc-\(index)"))?.revisionID)
+            }
+        }
+    }
+}
+
 /// The importer's block size, restated so the test makes a line longer than one block.
 private enum ImportReaderSize {
     static let block = 1 << 20
