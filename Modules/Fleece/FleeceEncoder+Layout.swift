@@ -17,30 +17,41 @@ extension FleeceEncoder {
         let count = tag == 7 ? itemCount / 2 : itemCount
         if count == 0 {
             addInline(tag << 4, 0)
-            restore(level)
+            restore(&level)
             return
         }
-        var header: [UInt8] = [tag << 4 | UInt8(min(count, Self.longCount) >> 8), UInt8(truncatingIfNeeded: min(count, Self.longCount))]
-        if count >= Self.longCount {
-            var extra = UInt64(count - Self.longCount)
-            while extra >= 0x80 { header.append(UInt8(truncatingIfNeeded: extra) | 0x80); extra >>= 7 }
-            header.append(UInt8(extra))
-            if header.count & 1 != 0 { header.append(0) }
+        // The header: 2 bytes, then for 0x7FF items or more a varint of the rest (padded to even).
+        var header: (UInt64, UInt64) = (0, 0)
+        let headerSize = withUnsafeMutableBytes(of: &header) { buffer -> Int in
+            buffer[0] = tag << 4 | UInt8(min(count, Self.longCount) >> 8)
+            buffer[1] = UInt8(truncatingIfNeeded: min(count, Self.longCount))
+            var size = 2
+            if count >= Self.longCount {
+                var extra = UInt64(count - Self.longCount)
+                while extra >= 0x80 { buffer[size] = UInt8(truncatingIfNeeded: extra) | 0x80; size += 1; extra >>= 7 }
+                buffer[size] = UInt8(extra)
+                size += 1
+                if size & 1 != 0 { buffer[size] = 0; size += 1 }
+            }
+            return size
         }
-        checkPointerWidths(&level, origin: out.count + header.count)
-        if level.wide { header[0] |= 0x08 }
-        header.withUnsafeBytes { writeRaw($0, canInline: false) }
+        checkPointerWidths(&level, origin: out.count + headerSize)
+        withUnsafeMutableBytes(of: &header) { buffer in
+            if level.wide { buffer[0] |= 0x08 }
+            writeRaw(UnsafeRawBufferPointer(rebasing: buffer[0..<headerSize]), canInline: false)
+        }
         emitSlots(level)
-        restore(level)
+        restore(&level)
     }
 
     /// Gives the level's arrays back to the stack so their capacity is reused.
-    func restore(_ level: Level) {
-        var level = level
+    /// Taken `inout` so the arrays are uniquely referenced here: emptying a shared array
+    /// allocates a new buffer instead of keeping the old one (two allocations a collection).
+    func restore(_ level: inout Level) {
         level.slots.removeAll(keepingCapacity: true)
         level.keys.removeAll(keepingCapacity: true)
-        levels[depth].slots = level.slots
-        levels[depth].keys = level.keys
+        swap(&levels[depth].slots, &level.slots)
+        swap(&levels[depth].keys, &level.keys)
     }
 
     func checkPointerWidths(_ level: inout Level, origin: Int) {
@@ -58,26 +69,22 @@ extension FleeceEncoder {
     /// Writes the slots, turning absolute pointer targets into backward offsets from each
     /// slot's final position.
     func emitSlots(_ level: Level) {
-        var origin = out.count
-        if level.wide {
-            out.reserveCapacity(out.count + 4 * level.slots.count)
+        let width = level.wide ? 4 : 2
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: width * level.slots.count))
+        out.withUnsafeMutableBytes { bytes in
+            var origin = start
             for slot in level.slots {
-                var raw = slot.raw
-                if slot.isPointer { raw = 0x8000_0000 | UInt32((origin - Int(slot.raw)) >> 1) }
-                out.append(UInt8(truncatingIfNeeded: raw >> 24))
-                out.append(UInt8(truncatingIfNeeded: raw >> 16))
-                out.append(UInt8(truncatingIfNeeded: raw >> 8))
-                out.append(UInt8(truncatingIfNeeded: raw))
-                origin += 4
-            }
-        } else {
-            out.reserveCapacity(out.count + 2 * level.slots.count)
-            for slot in level.slots {
-                var raw = slot.raw >> 16
-                if slot.isPointer { raw = 0x8000 | UInt32((origin - Int(slot.raw)) >> 1) }
-                out.append(UInt8(truncatingIfNeeded: raw >> 8))
-                out.append(UInt8(truncatingIfNeeded: raw))
-                origin += 2
+                if level.wide {
+                    var raw = slot.raw
+                    if slot.isPointer { raw = 0x8000_0000 | UInt32((origin - Int(slot.raw)) >> 1) }
+                    bytes.storeBytes(of: raw.bigEndian, toByteOffset: origin, as: UInt32.self)
+                } else {
+                    var raw = UInt16(truncatingIfNeeded: slot.raw >> 16)
+                    if slot.isPointer { raw = 0x8000 | UInt16(truncatingIfNeeded: (origin - Int(slot.raw)) >> 1) }
+                    bytes.storeBytes(of: raw.bigEndian, toByteOffset: origin, as: UInt16.self)
+                }
+                origin += width
             }
         }
     }
@@ -93,16 +100,20 @@ extension FleeceEncoder {
             return true
         }
         if isSorted { return }
-        var order = Array(0..<count)
+        // Sorted through scratch arrays the encoder keeps, so a dictionary costs no allocation;
+        // the keys themselves are not needed after the sort.
+        sortOrder.removeAll(keepingCapacity: true)
+        sortOrder.append(contentsOf: 0..<count)
         out.withUnsafeBytes { bytes in
-            order.sort { Self.compare(keys[$0], keys[$1], bytes) < 0 }
+            sortOrder.sort { Self.compare(keys[$0], keys[$1], bytes) < 0 }
         }
-        let oldSlots = level.slots
-        for (index, source) in order.enumerated() {
-            level.slots[2 * index] = oldSlots[2 * source]
-            level.slots[2 * index + 1] = oldSlots[2 * source + 1]
-            level.keys[index] = keys[source]
+        sortedSlots.removeAll(keepingCapacity: true)
+        sortedSlots.reserveCapacity(level.slots.count)
+        for source in sortOrder {
+            sortedSlots.append(level.slots[2 * source])
+            sortedSlots.append(level.slots[2 * source + 1])
         }
+        swap(&level.slots, &sortedSlots)
     }
 
     static func compare(_ left: SortKey, _ right: SortKey, _ bytes: UnsafeRawBufferPointer) -> Int {

@@ -54,6 +54,9 @@ package final class FleeceEncoder {
     @exclusivity(unchecked) var strings = SmallKeyTable()
     @exclusivity(unchecked) var firstError: FleeceError?
     @exclusivity(unchecked) var addingKey = false
+    /// Scratch for sorting a dictionary's entries, kept for the next one.
+    @exclusivity(unchecked) var sortOrder: [Int] = []
+    @exclusivity(unchecked) var sortedSlots: [Slot] = []
 
     // Format constants (Fleece Internal.hh): narrow pointers reach at most 0x7FFE bytes back;
     // strings of 2...15 bytes are de-duplicated; counts from 0x7FF on spill into a varint.
