@@ -19,14 +19,13 @@ import Testing
     private static let blob = #"{"@type":"blob","digest":"sha1-Kq5sNclPz7QV2+lfQIuc6R7oRu0=","length":5,"content_type":"text/plain"}"#
 
     private struct Builder {
-        var choices: [Int]
-        var position = 0
+        var choices: ChoiceSequence
 
-        mutating func next(_ bound: Int) -> Int {
-            defer { position += 1 }
-            guard !choices.isEmpty else { return 0 }
-            return abs(choices[position % choices.count] &+ position &* 7) % bound
+        init(choices: [Int]) {
+            self.choices = ChoiceSequence(choices)
         }
+
+        mutating func next(_ bound: Int) -> Int { choices.next(bound) }
 
         mutating func value(depth: Int) -> String {
             switch next(depth > 2 ? 3 : 6) {

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+import TestSupport
 @testable import Fleece
 
 /// The importer's one-pass encoding (``JSONTape``) must give exactly the bytes and shared keys of
@@ -18,14 +19,13 @@ import Testing
 
     /// A deterministic JSON text from a list of choices (each choice picks the next step).
     private struct Builder {
-        var choices: [Int]
-        var position = 0
+        var choices: ChoiceSequence
 
-        mutating func next(_ bound: Int) -> Int {
-            defer { position += 1 }
-            guard !choices.isEmpty else { return 0 }
-            return abs(choices[position % choices.count] &+ position &* 7) % bound
+        init(choices: [Int]) {
+            self.choices = ChoiceSequence(choices)
         }
+
+        mutating func next(_ bound: Int) -> Int { choices.next(bound) }
 
         mutating func value(depth: Int) -> String {
             switch next(depth > 3 ? 4 : 6) {

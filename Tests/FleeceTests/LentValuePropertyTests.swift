@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+import TestSupport
 @testable import Fleece
 
 /// ``FleeceLentValue`` (a scan's reader of lent bytes, no document object) must read every value
@@ -16,14 +17,13 @@ import Testing
 
     /// A deterministic JSON object from a list of choices.
     private struct Builder {
-        var choices: [Int]
-        var position = 0
+        var choices: ChoiceSequence
 
-        mutating func next(_ bound: Int) -> Int {
-            defer { position += 1 }
-            guard !choices.isEmpty else { return 0 }
-            return abs(choices[position % choices.count] &+ position &* 7) % bound
+        init(choices: [Int]) {
+            self.choices = ChoiceSequence(choices)
         }
+
+        mutating func next(_ bound: Int) -> Int { choices.next(bound) }
 
         mutating func value(depth: Int) -> String {
             switch next(depth > 2 ? 3 : 5) {
