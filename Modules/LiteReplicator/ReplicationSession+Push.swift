@@ -103,7 +103,7 @@ extension ReplicationSession {
             }
             addTotal(wanted.count)
             for (change, known) in wanted {
-                try await inFlight.waitForRoom(limit: maxInFlight)
+                try await inFlight.waitForRoom(limit: maxInFlight, byteLimit: Self.maxRevisionBytesInFlight)
                 let noConflicts: Bool
                 if case .propose = mode { noConflicts = true } else { noConflicts = false }
                 pushing.withLock { _ = $0.insert(change.documentID) }
@@ -227,7 +227,8 @@ extension ReplicationSession {
         guard let revision = try database.revisionToSend(change, knownAncestors: knownAncestors, maxHistory: maxHistory) else {
             // Purged meanwhile: nothing to send.
             pushing.withLock { _ = $0.remove(change.documentID) }
-            finishSending(change, revisionID: change.revisionID, deleted: change.deleted, tracker: tracker,
+            finishSending(documentID: change.documentID, sequence: change.sequence, revisionID: change.revisionID,
+                          deleted: change.deleted, tracker: tracker,
                           failure: ReplicationFailure(domain: .database, code: 7, message: "the document is gone"))
             return
         }
@@ -236,7 +237,11 @@ extension ReplicationSession {
         if revision.deleted { properties["deleted"] = "1" }
         if noConflicts { properties["noconflicts"] = "1" }
         if !revision.ancestors.isEmpty { properties["history"] = revision.ancestors.map(\.string).joined(separator: ",") }
-        inFlight.started()
+        // The handler keeps what it needs, not the listed document (its body stays only until sent).
+        let size = revision.json.count
+        let (documentID, listedRevision, listedSequence) = (change.documentID, change.revisionID, change.sequence)
+        let (sentRevision, deleted) = (revision.revisionID, revision.deleted)
+        inFlight.started(bytes: size)
         connection.sendRequest(BLIPMessage(compressed: true, properties: properties, body: revision.json)) { [self] result in
             var failure: ReplicationFailure?
             switch result {
@@ -246,36 +251,40 @@ extension ReplicationSession {
                 // is not the listed one; 0 makes markPushed record the revision instead of the
                 // synced flag). Not recording the newer one left the next proposal without a
                 // parent: 409.
-                let sequence = revision.revisionID == change.revisionID ? change.sequence : 0
-                synced.withLock { $0.append((change.documentID, sequence, revision.revisionID)) }
-                options?.unconfirmedRevisions.remove(documentID: change.documentID)
+                let sequence = sentRevision == listedRevision ? listedSequence : 0
+                synced.withLock { $0.append((documentID, sequence, sentRevision)) }
+                options?.unconfirmedRevisions.remove(documentID: documentID)
             case .failure(let error):
-                let mapped = (error as? BLIPError).map { ReplicationError(blip: $0, context: "sending \"\(change.documentID)\"") }
+                let mapped = (error as? BLIPError).map { ReplicationError(blip: $0, context: "sending \"\(documentID)\"") }
                 if let mapped, mapped.domain == .http || mapped.domain == .blip {
                     failure = ReplicationFailure(mapped)
                 } else {
                     // No answer (the connection ended): the peer may have saved it. Remembered, so
                     // that the next proposal refused for naming an older parent can name this one.
-                    options?.unconfirmedRevisions.add(documentID: change.documentID, revision: revision.revisionID)
-                    pushing.withLock { _ = $0.remove(change.documentID) }
-                    inFlight.finished(failure: mapped ?? error)
+                    options?.unconfirmedRevisions.add(documentID: documentID, revision: sentRevision)
+                    pushing.withLock { _ = $0.remove(documentID) }
+                    inFlight.finished(bytes: size, failure: mapped ?? error)
                     return
                 }
             }
-            pushing.withLock { _ = $0.remove(change.documentID) }
-            finishSending(change, revisionID: revision.revisionID, deleted: revision.deleted, tracker: tracker,
-                          failure: failure)
-            inFlight.finished()
+            pushing.withLock { _ = $0.remove(documentID) }
+            finishSending(documentID: documentID, sequence: listedSequence, revisionID: sentRevision, deleted: deleted,
+                          tracker: tracker, failure: failure)
+            inFlight.finished(bytes: size)
         }
     }
 
+    /// Bytes of revision bodies sent or queued and not yet answered, at most (LiteCore 2.8's
+    /// `kMaxRevBytesAwaitingReply`): bounds the memory big documents hold while in flight.
+    static let maxRevisionBytesInFlight = 2 * 1024 * 1024
+
     /// A sent (or given up) revision is done: its sequence, the progress, the event.
-    private func finishSending(_ change: OutgoingChange, revisionID: RevisionID, deleted: Bool,
+    private func finishSending(documentID: String, sequence: UInt64, revisionID: RevisionID, deleted: Bool,
                                tracker: Locked<SequenceTracker<UInt64>>, failure: ReplicationFailure?) {
-        tracker.withLock { $0.complete { $0 == change.sequence } }
+        tracker.withLock { $0.complete { $0 == sequence } }
         addCompleted(1)
         if isActive {
-            onEvent(.documentsEnded([ReplicatedDocument(documentID: change.documentID, revisionID: revisionID.string,
+            onEvent(.documentsEnded([ReplicatedDocument(documentID: documentID, revisionID: revisionID.string,
                                                         isPush: true, deleted: deleted, error: failure)]))
         }
     }

@@ -6,55 +6,63 @@ import LiteSupport
 final class RevisionsInFlight: Sendable {
     private struct State {
         var count = 0
+        /// Their bodies' bytes (queued for sending or sent).
+        var bytes = 0
         /// The first error that ends the push (the connection closed).
         var failure: (any Error)?
-        /// The pusher, waiting until at most `limit` are in flight.
-        var waiter: (limit: Int, continuation: CheckedContinuation<Void, any Error>)?
+        /// The pusher, waiting until at most `count` revisions of at most `bytes` are in flight.
+        var waiter: (count: Int, bytes: Int, continuation: CheckedContinuation<Void, any Error>)?
     }
 
     private let state = Locked(State())
 
-    /// Counts a revision about to be sent.
-    func started() {
-        state.withLock { $0.count += 1 }
+    /// Counts a revision about to be sent, with its body's size.
+    func started(bytes: Int) {
+        state.withLock { state in
+            state.count += 1
+            state.bytes += bytes
+        }
     }
 
     /// A revision's reply was handled; `failure` is an error that ends the push.
-    func finished(failure: (any Error)? = nil) {
+    func finished(bytes: Int, failure: (any Error)? = nil) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             state.count -= 1
+            state.bytes -= bytes
             if let failure, state.failure == nil { state.failure = failure }
-            guard let waiter = state.waiter, state.count <= waiter.limit || state.failure != nil else { return nil }
+            guard let waiter = state.waiter,
+                  (state.count <= waiter.count && state.bytes <= waiter.bytes) || state.failure != nil else { return nil }
             state.waiter = nil
             return waiter.continuation
         }
         waiter?.resume()
     }
 
-    /// Returns at once while fewer than `limit` are in flight; otherwise waits until half of
-    /// them are answered, so the pusher wakes once per half window rather than once per reply.
+    /// Returns at once while fewer than `limit` revisions and fewer than `byteLimit` bytes are
+    /// in flight; otherwise waits until they are down to half of both, so the pusher wakes once
+    /// per half window rather than once per reply.
     ///
     /// - Throws: the error that ended the push, or `CancellationError`.
-    func waitForRoom(limit: Int) async throws {
+    func waitForRoom(limit: Int, byteLimit: Int) async throws {
         let full = try state.withLock { state -> Bool in
             if let failure = state.failure { throw failure }
-            return state.count >= limit
+            return state.count >= limit || state.bytes >= byteLimit
         }
-        if full { try await wait(untilAtMost: limit / 2) }
+        if full { try await wait(untilAtMost: limit / 2, bytes: byteLimit / 2) }
     }
 
-    /// Waits until at most `limit` revisions are in flight (0: all answered).
+    /// Waits until at most `count` revisions of at most `bytes` are in flight (0: all answered).
     ///
     /// - Throws: the error that ended the push, or `CancellationError`.
-    func wait(untilAtMost limit: Int) async throws {
+    func wait(untilAtMost count: Int, bytes: Int = .max) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let ready = state.withLock { state -> Result<Void, any Error>? in
                     if let failure = state.failure { return .failure(failure) }
                     // Checked under the lock the cancellation handler takes too.
                     if Task.isCancelled { return .failure(CancellationError()) }
-                    if state.count <= limit { return .success(()) }
-                    state.waiter = (limit, continuation)
+                    if state.count <= count && state.bytes <= bytes { return .success(()) }
+                    state.waiter = (count, bytes, continuation)
                     return nil
                 }
                 if let ready { continuation.resume(with: ready) }
