@@ -114,7 +114,8 @@ package final class BLIPConnection: Sendable {
                     var numbered = outgoing
                     numbered.number = number
                     state.reader.expectReply(to: number, streamingBody: bodyHandler != nil)
-                    state.pendingReplies[number] = .init(caller: ObjectIdentifier(caller), continuation: continuation,
+                    state.pendingReplies[number] = .init(caller: ObjectIdentifier(caller),
+                                                         deliver: { continuation.resume(with: $0) },
                                                          bodyHandler: bodyHandler)
                     return (nil, state.enqueue(.init(message: numbered, urgent: request.urgent)))
                 }
@@ -122,14 +123,46 @@ package final class BLIPConnection: Sendable {
                 if let failure { continuation.resume(throwing: failure) }
             }
         } onCancel: {
-            let continuation = state.withLock { state -> CheckedContinuation<BLIPMessage, any Error>? in
+            let pending = state.withLock { state -> BLIPConnectionState.PendingReply? in
                 guard let entry = state.pendingReplies.first(where: { $0.value.caller == ObjectIdentifier(caller) })
                 else { return nil }
                 state.pendingReplies.removeValue(forKey: entry.key)
-                return entry.value.continuation
+                return entry.value
             }
-            continuation?.resume(throwing: CancellationError())
+            pending?.deliver(.failure(CancellationError()))
         }
+    }
+
+    /// Sends a request and returns at once; `onReply` gets the reply (or the error: an ERR
+    /// reply, the connection closing, a message that cannot be encoded) once, on the
+    /// connection's reader, so it must be quick and must not block.
+    ///
+    /// For a caller with many requests out at once (the pusher's revisions): no task and no
+    /// continuation per request, and the reply is handled where it is read.
+    package func sendRequest(_ message: BLIPMessage,
+                             onReply: @escaping @Sendable (Result<BLIPMessage, any Error>) -> Void) {
+        var request = message
+        request.kind = .request
+        request.noReply = false
+        let outgoing: BLIPOutgoingMessage
+        do {
+            outgoing = try BLIPOutgoingMessage(request)
+        } catch {
+            onReply(.failure(error))
+            return
+        }
+        let (failure, wakeup) = state.withLock { state -> (BLIPError?, CheckedContinuation<Void, Never>?) in
+            if let closure = state.closure { return (closure.error, nil) }
+            let number = state.nextRequestNumber
+            state.nextRequestNumber += 1
+            var numbered = outgoing
+            numbered.number = number
+            state.reader.expectReply(to: number)
+            state.pendingReplies[number] = .init(caller: nil, deliver: onReply, bodyHandler: nil)
+            return (nil, state.enqueue(.init(message: numbered, urgent: request.urgent)))
+        }
+        wakeup?.resume()
+        if let failure { onReply(.failure(failure)) }
     }
 
     /// Sends a request that expects no reply (sets `noReply`); returns once its last frame is
@@ -238,16 +271,16 @@ package final class BLIPConnection: Sendable {
                         handlerFailure = (chunk.number, error)
                     }
                 }
-                if let (continuation, result) = effects.reply {
+                if let (deliver, result) = effects.reply {
                     if let handlerFailure, case let .success(reply) = result, reply.number == handlerFailure.number {
-                        continuation.resume(throwing: handlerFailure.error)
+                        deliver(.failure(handlerFailure.error))
                     } else {
-                        continuation.resume(with: result)
+                        deliver(result.mapError { $0 })
                     }
                 } else if let handlerFailure {
                     // Fails the call now; the rest of the reply is read and dropped.
-                    let continuation = state.withLock { $0.pendingReplies.removeValue(forKey: handlerFailure.number) }
-                    continuation?.continuation.resume(throwing: handlerFailure.error)
+                    let pending = state.withLock { $0.pendingReplies.removeValue(forKey: handlerFailure.number) }
+                    pending?.deliver(.failure(handlerFailure.error))
                 }
                 if let failure = effects.failure {
                     await shutdown(result: failure, error: failure,
@@ -369,7 +402,7 @@ package final class BLIPConnection: Sendable {
             if case let .failure(existing) = taken { return existing }
             return error
         }
-        taken.replies.forEach { $0.continuation.resume(throwing: error) }
+        taken.replies.forEach { $0.deliver(.failure(error)) }
         taken.sends.forEach { $0.resume(throwing: error) }
         taken.writer?.resume()
         requestInput.finish()

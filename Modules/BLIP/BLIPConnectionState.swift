@@ -19,9 +19,10 @@ struct BLIPConnectionState {
 
     /// A request of ours awaiting its reply.
     struct PendingReply {
-        /// Identifies the waiting call, so its cancellation can find it.
-        var caller: ObjectIdentifier
-        var continuation: CheckedContinuation<BLIPMessage, any Error>
+        /// Identifies the waiting call, so its cancellation can find it (nil: a reply handler).
+        var caller: ObjectIdentifier?
+        /// Gets the reply or the error (resumes the awaiting call, or runs the caller's handler).
+        var deliver: @Sendable (Result<BLIPMessage, any Error>) -> Void
         /// Takes the reply's body piece by piece (then the reply comes with an empty body).
         var bodyHandler: (@Sendable ([UInt8]) throws -> Void)?
     }
@@ -45,7 +46,7 @@ struct BLIPConnectionState {
     /// What a received frame asks the connection to do.
     struct ReadEffects {
         var request: BLIPMessage?
-        var reply: (CheckedContinuation<BLIPMessage, any Error>, Result<BLIPMessage, BLIPError>)?
+        var reply: (deliver: @Sendable (Result<BLIPMessage, any Error>) -> Void, result: Result<BLIPMessage, BLIPError>)?
         /// A piece of a streamed reply's body, for its handler (called before `reply`).
         var bodyChunk: (number: UInt64, bytes: [UInt8], handler: @Sendable ([UInt8]) throws -> Void)?
         var wakeWriter: CheckedContinuation<Void, Never>?
@@ -152,7 +153,7 @@ struct BLIPConnectionState {
             case .reply, .error:
                 // No entry when the caller was cancelled: the reply is dropped.
                 if let pending = pendingReplies.removeValue(forKey: message.number) {
-                    effects.reply = (pending.continuation,
+                    effects.reply = (pending.deliver,
                                      message.kind == .reply ? .success(message) : .failure(Self.remoteError(message)))
                 }
             }

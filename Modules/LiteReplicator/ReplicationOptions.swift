@@ -20,8 +20,10 @@ package struct ReplicationOptions: Sendable {
     package var changesBatchSize: Int = 200
     /// Revisions sent and not yet answered, at most. LiteCore 2.8 transmits 10 at once and
     /// lets up to 2 MB wait for replies; we cannot see "transmitted", so we bound the waiting
-    /// ones, at the size of its insertion batches (100), which keeps the peer's batches full.
-    package var maxRevsInFlight: Int = 100
+    /// ones: two change lists' worth, so that the next list is read and proposed while the
+    /// whole previous one is on its way (with 100, the pusher waited for room halfway
+    /// through each list of 200, and proposed the next with at most 100 left to send).
+    package var maxRevsInFlight: Int = 400
     /// Start from scratch instead of the saved checkpoint.
     package var resetCheckpoint: Bool = false
     /// The number this remote has in the documents' remote-revision maps.

@@ -30,92 +30,87 @@ extension ReplicationSession {
         var since = start
         var announcedCaughtUp = false
         var stopListing = false
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var inFlight = 0
-            while true {
-                try Task.checkCancellation()
-                // What the peer has confirmed so far is recorded before listing, so proposals
-                // name the parents it has (the checkpoint keeps its own cadence).
-                try await flushPushProgress(tracker: tracker, synced: synced, checkpoint: false)
-                let activeOnly: Bool
-                // `activeOnly` (a first pull into an empty database) skips the deletions of
-                // the initial listing only: once caught up, a continuous pull must get later
-                // deletions (found by the soak test: they never reached the client).
-                if case .changes(let flag) = mode { activeOnly = flag && !announcedCaughtUp } else { activeOnly = false }
-                let batch = try database.changes(since: since, limit: batchSize, remoteID: remoteID,
-                                                 activeOnly: activeOnly, documentIDs: documentIDs)
-                if batch.lastSequence == since || stopListing {
-                    // Nothing new: finish what is in flight, say so, then wait or stop.
-                    while inFlight > 0 { try await group.next(); inFlight -= 1 }
-                    try await flushPushProgress(tracker: tracker, synced: synced)
-                    if case .changes = mode, !announcedCaughtUp {
-                        announcedCaughtUp = true
-                        try await sendNoReply(BLIPMessage(urgent: true, properties: ["Profile": "changes"],
-                                                          body: Array("[]".utf8)))
-                    }
-                    if !continuous, !retriedRefusals, isActive, options?.pull == true, refused.withLock({ $0 }) > 0 {
-                        // A proposal refused because we did not know the peer's revision (the
-                        // reply to its push was lost) goes again once the pull has listed the
-                        // peer's revisions, which records them and relists the document
-                        // (LiteCore's pusher retries such conflicts after the pull likewise).
-                        retriedRefusals = true
-                        await waitForPullToFinish()
-                        continue
-                    }
-                    if isActive { onEvent(.caughtUp) }
-                    guard continuous else { break }
-                    await changeSignal.wait()
-                    continue
-                }
-                var offered = try filtered(batch.changes)
-                if pushing.withLock({ busy in offered.contains { busy.contains($0.documentID) } }) {
-                    // A document changed again while its previous revision awaits the peer's
-                    // reply: wait for the replies in flight and record them, then list again,
-                    // so the new revision is proposed with the parent the peer has (LiteCore
-                    // likewise holds a document back while it is being pushed). Proposed with
-                    // the older parent, it was refused with 409 (found by the soak test).
-                    while inFlight > 0 { try await group.next(); inFlight -= 1 }
-                    continue
-                }
-                since = batch.lastSequence
-                // Sequences with nothing to offer are done at once.
-                let offeredSequences = Set(offered.map(\.sequence))
-                tracker.withLock { tracker in
-                    for change in batch.changes where !offeredSequences.contains(change.sequence) {
-                        tracker.add(change.sequence, done: true)
-                    }
-                    for change in offered { tracker.add(change.sequence) }
-                    // Sequences the listing skipped (the peer's own revisions) count as done.
-                    tracker.add(batch.lastSequence, done: true)
-                }
-                if offered.isEmpty { continue }
-                offered.sort { $0.sequence < $1.sequence }
-                let wanted = try await offer(offered, mode: mode, tracker: tracker, synced: synced, refused: refused)
-                // As LiteCore's passive pusher: say "caught up" as soon as a listing reaches
-                // the end, not after every revision is answered.
-                if case .changes = mode, batch.exhausted, !announcedCaughtUp {
+        // Revisions awaiting the peer's reply; each reply is handled on the connection's reader.
+        let inFlight = RevisionsInFlight()
+        while true {
+            try Task.checkCancellation()
+            // What the peer has confirmed so far is recorded before listing, so proposals
+            // name the parents it has (the checkpoint keeps its own cadence).
+            try await flushPushProgress(tracker: tracker, synced: synced, checkpoint: false)
+            let activeOnly: Bool
+            // `activeOnly` (a first pull into an empty database) skips the deletions of
+            // the initial listing only: once caught up, a continuous pull must get later
+            // deletions (found by the soak test: they never reached the client).
+            if case .changes(let flag) = mode { activeOnly = flag && !announcedCaughtUp } else { activeOnly = false }
+            let batch = try database.changes(since: since, limit: batchSize, remoteID: remoteID,
+                                             activeOnly: activeOnly, documentIDs: documentIDs)
+            if batch.lastSequence == since || stopListing {
+                // Nothing new: finish what is in flight, say so, then wait or stop.
+                try await inFlight.wait(untilAtMost: 0)
+                try await flushPushProgress(tracker: tracker, synced: synced)
+                if case .changes = mode, !announcedCaughtUp {
                     announcedCaughtUp = true
                     try await sendNoReply(BLIPMessage(urgent: true, properties: ["Profile": "changes"],
                                                       body: Array("[]".utf8)))
-                    // One-shot: what changes after the end was reached (e.g. the revisions the
-                    // peer is pushing to us meanwhile) is not offered back, as in LiteCore.
-                    if !continuous { stopListing = true }
                 }
-                addTotal(wanted.count)
-                for (change, known) in wanted {
-                    if inFlight >= maxInFlight { try await group.next(); inFlight -= 1 }
-                    inFlight += 1
-                    let noConflicts: Bool
-                    if case .propose = mode { noConflicts = true } else { noConflicts = false }
-                    pushing.withLock { _ = $0.insert(change.documentID) }
-                    group.addTask { [self] in
-                        defer { pushing.withLock { _ = $0.remove(change.documentID) } }
-                        try await sendRevision(change, knownAncestors: known, noConflicts: noConflicts,
-                                               tracker: tracker, synced: synced)
-                    }
+                if !continuous, !retriedRefusals, isActive, options?.pull == true, refused.withLock({ $0 }) > 0 {
+                    // A proposal refused because we did not know the peer's revision (the
+                    // reply to its push was lost) goes again once the pull has listed the
+                    // peer's revisions, which records them and relists the document
+                    // (LiteCore's pusher retries such conflicts after the pull likewise).
+                    retriedRefusals = true
+                    await waitForPullToFinish()
+                    continue
                 }
-                try await flushPushProgress(tracker: tracker, synced: synced)
+                if isActive { onEvent(.caughtUp) }
+                guard continuous else { break }
+                await changeSignal.wait()
+                continue
             }
+            var offered = try filtered(batch.changes)
+            if pushing.withLock({ busy in offered.contains { busy.contains($0.documentID) } }) {
+                // A document changed again while its previous revision awaits the peer's
+                // reply: wait for the replies in flight and record them, then list again,
+                // so the new revision is proposed with the parent the peer has (LiteCore
+                // likewise holds a document back while it is being pushed). Proposed with
+                // the older parent, it was refused with 409 (found by the soak test).
+                try await inFlight.wait(untilAtMost: 0)
+                continue
+            }
+            since = batch.lastSequence
+            // Sequences with nothing to offer are done at once.
+            let offeredSequences = Set(offered.map(\.sequence))
+            tracker.withLock { tracker in
+                for change in batch.changes where !offeredSequences.contains(change.sequence) {
+                    tracker.add(change.sequence, done: true)
+                }
+                for change in offered { tracker.add(change.sequence) }
+                // Sequences the listing skipped (the peer's own revisions) count as done.
+                tracker.add(batch.lastSequence, done: true)
+            }
+            if offered.isEmpty { continue }
+            offered.sort { $0.sequence < $1.sequence }
+            let wanted = try await offer(offered, mode: mode, tracker: tracker, synced: synced, refused: refused)
+            // As LiteCore's passive pusher: say "caught up" as soon as a listing reaches
+            // the end, not after every revision is answered.
+            if case .changes = mode, batch.exhausted, !announcedCaughtUp {
+                announcedCaughtUp = true
+                try await sendNoReply(BLIPMessage(urgent: true, properties: ["Profile": "changes"],
+                                                  body: Array("[]".utf8)))
+                // One-shot: what changes after the end was reached (e.g. the revisions the
+                // peer is pushing to us meanwhile) is not offered back, as in LiteCore.
+                if !continuous { stopListing = true }
+            }
+            addTotal(wanted.count)
+            for (change, known) in wanted {
+                try await inFlight.waitForRoom(limit: maxInFlight, byteLimit: Self.maxRevisionBytesInFlight)
+                let noConflicts: Bool
+                if case .propose = mode { noConflicts = true } else { noConflicts = false }
+                pushing.withLock { _ = $0.insert(change.documentID) }
+                try sendRevision(change, knownAncestors: known, noConflicts: noConflicts,
+                                 tracker: tracker, synced: synced, inFlight: inFlight, pushing: pushing)
+            }
+            try await flushPushProgress(tracker: tracker, synced: synced)
         }
     }
 
@@ -221,49 +216,75 @@ extension ReplicationSession {
                                                      message: "the document conflicts with the server's revision"))
     }
 
-    /// Sends one revision and waits for the peer to have saved it.
+    /// Sends one revision; its reply is handled on the connection's reader (recorded as
+    /// synced, reported, counted out of `inFlight`), so no task waits for it. A reply that
+    /// never comes because the connection ended ends the push through `inFlight`.
     private func sendRevision(_ change: OutgoingChange, knownAncestors: Set<RevisionID>, noConflicts: Bool,
                               tracker: Locked<SequenceTracker<UInt64>>,
-                              synced: Locked<[(id: String, sequence: UInt64, revision: RevisionID)]>) async throws {
+                              synced: Locked<[(id: String, sequence: UInt64, revision: RevisionID)]>,
+                              inFlight: RevisionsInFlight, pushing: Locked<Set<String>>) throws {
         let maxHistory = state.withLock { $0.peerMaxHistory }
-        var failure: ReplicationFailure?
-        var sentRevision = change.revisionID
-        var deleted = change.deleted
-        if let revision = try database.revisionToSend(change, knownAncestors: knownAncestors, maxHistory: maxHistory) {
-            sentRevision = revision.revisionID
-            deleted = revision.deleted
-            var properties: BLIPProperties = ["Profile": "rev", "id": change.documentID, "rev": revision.revisionID.string,
-                                              "sequence": String(change.sequence)]
-            if revision.deleted { properties["deleted"] = "1" }
-            if noConflicts { properties["noconflicts"] = "1" }
-            if !revision.ancestors.isEmpty { properties["history"] = revision.ancestors.map(\.string).joined(separator: ",") }
-            do {
-                _ = try await sendRequest(BLIPMessage(compressed: true, properties: properties, body: revision.json),
-                                          context: "sending \"\(change.documentID)\"")
+        guard let revision = try database.revisionToSend(change, knownAncestors: knownAncestors, maxHistory: maxHistory) else {
+            // Purged meanwhile: nothing to send.
+            pushing.withLock { _ = $0.remove(change.documentID) }
+            finishSending(documentID: change.documentID, sequence: change.sequence, revisionID: change.revisionID,
+                          deleted: change.deleted, tracker: tracker,
+                          failure: ReplicationFailure(domain: .database, code: 7, message: "the document is gone"))
+            return
+        }
+        var properties: BLIPProperties = ["Profile": "rev", "id": change.documentID, "rev": revision.revisionID.string,
+                                          "sequence": String(change.sequence)]
+        if revision.deleted { properties["deleted"] = "1" }
+        if noConflicts { properties["noconflicts"] = "1" }
+        if !revision.ancestors.isEmpty { properties["history"] = revision.ancestors.map(\.string).joined(separator: ",") }
+        // The handler keeps what it needs, not the listed document (its body stays only until sent).
+        let size = revision.json.count
+        let (documentID, listedRevision, listedSequence) = (change.documentID, change.revisionID, change.sequence)
+        let (sentRevision, deleted) = (revision.revisionID, revision.deleted)
+        inFlight.started(bytes: size)
+        connection.sendRequest(BLIPMessage(compressed: true, properties: properties, body: revision.json)) { [self] result in
+            var failure: ReplicationFailure?
+            switch result {
+            case .success:
                 // The peer has what was sent: the listed revision, or, for a change listed
                 // without its document, the current one, which may be newer (then its sequence
                 // is not the listed one; 0 makes markPushed record the revision instead of the
                 // synced flag). Not recording the newer one left the next proposal without a
                 // parent: 409.
-                let sequence = revision.revisionID == change.revisionID ? change.sequence : 0
-                synced.withLock { $0.append((change.documentID, sequence, revision.revisionID)) }
-                options?.unconfirmedRevisions.remove(documentID: change.documentID)
-            } catch let error as ReplicationError where error.domain == .http || error.domain == .blip {
-                failure = ReplicationFailure(error)
-            } catch {
-                // No answer (the connection ended): the peer may have saved it. Remembered, so
-                // that the next proposal refused for naming an older parent can name this one.
-                options?.unconfirmedRevisions.add(documentID: change.documentID, revision: revision.revisionID)
-                throw error
+                let sequence = sentRevision == listedRevision ? listedSequence : 0
+                synced.withLock { $0.append((documentID, sequence, sentRevision)) }
+                options?.unconfirmedRevisions.remove(documentID: documentID)
+            case .failure(let error):
+                let mapped = (error as? BLIPError).map { ReplicationError(blip: $0, context: "sending \"\(documentID)\"") }
+                if let mapped, mapped.domain == .http || mapped.domain == .blip {
+                    failure = ReplicationFailure(mapped)
+                } else {
+                    // No answer (the connection ended): the peer may have saved it. Remembered, so
+                    // that the next proposal refused for naming an older parent can name this one.
+                    options?.unconfirmedRevisions.add(documentID: documentID, revision: sentRevision)
+                    pushing.withLock { _ = $0.remove(documentID) }
+                    inFlight.finished(bytes: size, failure: mapped ?? error)
+                    return
+                }
             }
-        } else {
-            // Purged meanwhile: nothing to send.
-            failure = ReplicationFailure(domain: .database, code: 7, message: "the document is gone")
+            pushing.withLock { _ = $0.remove(documentID) }
+            finishSending(documentID: documentID, sequence: listedSequence, revisionID: sentRevision, deleted: deleted,
+                          tracker: tracker, failure: failure)
+            inFlight.finished(bytes: size)
         }
-        tracker.withLock { $0.complete { $0 == change.sequence } }
+    }
+
+    /// Bytes of revision bodies sent or queued and not yet answered, at most (LiteCore 2.8's
+    /// `kMaxRevBytesAwaitingReply`): bounds the memory big documents hold while in flight.
+    static let maxRevisionBytesInFlight = 2 * 1024 * 1024
+
+    /// A sent (or given up) revision is done: its sequence, the progress, the event.
+    private func finishSending(documentID: String, sequence: UInt64, revisionID: RevisionID, deleted: Bool,
+                               tracker: Locked<SequenceTracker<UInt64>>, failure: ReplicationFailure?) {
+        tracker.withLock { $0.complete { $0 == sequence } }
         addCompleted(1)
         if isActive {
-            onEvent(.documentsEnded([ReplicatedDocument(documentID: change.documentID, revisionID: sentRevision.string,
+            onEvent(.documentsEnded([ReplicatedDocument(documentID: documentID, revisionID: revisionID.string,
                                                         isPush: true, deleted: deleted, error: failure)]))
         }
     }

@@ -99,6 +99,56 @@ import TestSupport
         await client.close()
     }
 
+    /// Replies handed to a handler on the reader: each request's handler gets its own reply,
+    /// ERR replies as the remote error, exactly once each.
+    @Test func replyHandlersGetTheirRepliesOnce() async throws {
+        let (client, _) = Self.pair { request in
+            if request.message.properties["fail"] != nil {
+                await request.respondError(domain: "HTTP", code: 409, message: "conflict")
+            } else {
+                await Self.echo(request)
+            }
+        }
+        let results = AsyncStream<(Int, Result<BLIPMessage, any Error>)>.makeStream()
+        for index in 0..<150 {
+            var properties: BLIPProperties = ["Profile": "echo", "i": "\(index)"]
+            if index % 7 == 0 { properties["fail"] = "1" }
+            client.sendRequest(BLIPMessage(compressed: index % 2 == 0, properties: properties,
+                                           body: Array("body \(index)".utf8))) { result in
+                results.continuation.yield((index, result))
+            }
+        }
+        var seen = Set<Int>()
+        for await (index, result) in results.stream {
+            #expect(seen.insert(index).inserted, "one reply per request")
+            if index % 7 == 0 {
+                #expect(throws: BLIPError.remote(domain: "HTTP", code: 409, message: "conflict")) { try result.get() }
+            } else {
+                let reply = try result.get()
+                #expect(reply.properties["i"] == "\(index)" && reply.body == Array("body \(index)".utf8))
+            }
+            if seen.count == 150 { break }
+        }
+        await client.close()
+    }
+
+    @Test func replyHandlersFailWhenTheConnectionCloses() async throws {
+        let arrived = AsyncStream<Void>.makeStream()
+        let (client, _) = Self.pair { _ in arrived.continuation.yield() }  // never answers
+        let results = AsyncStream<Result<BLIPMessage, any Error>>.makeStream()
+        client.sendRequest(BLIPMessage(properties: ["Profile": "slow"])) { results.continuation.yield($0) }
+        var events = arrived.stream.makeAsyncIterator()
+        await events.next()
+        await client.close(code: 1001, reason: "going away")
+        var iterator = results.stream.makeAsyncIterator()
+        let result = try #require(await iterator.next())
+        #expect(throws: BLIPError.closed(code: 1001, reason: "going away")) { try result.get() }
+        // Sent after the close: the handler fails at once.
+        client.sendRequest(BLIPMessage()) { results.continuation.yield($0) }
+        let late = try #require(await iterator.next())
+        #expect(throws: BLIPError.closed(code: 1001, reason: "going away")) { try late.get() }
+    }
+
     @Test func fiveMegabyteCompressedBodyRoundTrips() async throws {
         var generator = SplitMix64(seed: 5)
         // Half incompressible, so the frames really carry megabytes and flow control engages.

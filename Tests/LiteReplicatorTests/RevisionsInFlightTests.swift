@@ -1,0 +1,61 @@
+import Testing
+@testable import LiteReplicator
+
+/// The pusher's count of revisions awaiting replies: room, draining, the error that ends a push.
+@Suite struct RevisionsInFlightTests {
+    struct ConnectionEnded: Error, Equatable {}
+
+    @Test func roomIsImmediateBelowTheLimits() async throws {
+        let inFlight = RevisionsInFlight()
+        for _ in 0..<3 { inFlight.started(bytes: 10) }
+        try await inFlight.waitForRoom(limit: 4, byteLimit: 31)
+        try await inFlight.wait(untilAtMost: 3)
+    }
+
+    @Test func aFullWindowWaitsUntilHalfIsAnswered() async throws {
+        let inFlight = RevisionsInFlight()
+        for _ in 0..<4 { inFlight.started(bytes: 1) }
+        let waiter = Task { try await inFlight.waitForRoom(limit: 4, byteLimit: 1000) }
+        // The waiter is woken only once at most 2 are left; the task ends then.
+        for _ in 0..<2 { inFlight.finished(bytes: 1) }
+        try await waiter.value
+        let drained = Task { try await inFlight.wait(untilAtMost: 0) }
+        for _ in 0..<2 { inFlight.finished(bytes: 1) }
+        try await drained.value
+    }
+
+    @Test func bigRevisionsFillTheWindowByBytes() async throws {
+        let inFlight = RevisionsInFlight()
+        inFlight.started(bytes: 600)
+        inFlight.started(bytes: 500)
+        let waiter = Task { try await inFlight.waitForRoom(limit: 100, byteLimit: 1000) }
+        // Two revisions are far below the count limit; the bytes must fall to half (500).
+        inFlight.finished(bytes: 600)
+        try await waiter.value
+        // One revision bigger than the whole window still goes when nothing else is in flight.
+        inFlight.finished(bytes: 500)
+        try await inFlight.waitForRoom(limit: 100, byteLimit: 1000)
+        inFlight.started(bytes: 5000)
+        let next = Task { try await inFlight.waitForRoom(limit: 100, byteLimit: 1000) }
+        inFlight.finished(bytes: 5000)
+        try await next.value
+    }
+
+    @Test func anErrorThatEndsThePushReachesTheWaiter() async throws {
+        let inFlight = RevisionsInFlight()
+        for _ in 0..<2 { inFlight.started(bytes: 1) }
+        let waiter = Task { try await inFlight.wait(untilAtMost: 0) }
+        inFlight.finished(bytes: 1, failure: ConnectionEnded())
+        await #expect(throws: ConnectionEnded.self) { try await waiter.value }
+        // Later calls fail at once with the same error.
+        await #expect(throws: ConnectionEnded.self) { try await inFlight.waitForRoom(limit: 100, byteLimit: 100) }
+    }
+
+    @Test func cancellingTheWaiterThrowsCancellation() async throws {
+        let inFlight = RevisionsInFlight()
+        inFlight.started(bytes: 1)
+        let waiter = Task { try await inFlight.wait(untilAtMost: 0) }
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+    }
+}
