@@ -144,23 +144,39 @@ extension DatabaseCore {
         }
     }
 
+    /// How ``insertRevision(id:history:body:deleted:markConflict:remoteID:lookup:)`` finds the
+    /// document it adds to.
+    package enum DocumentLookup {
+        /// It reads the document.
+        case read
+        /// The caller read it (nil: there is none) inside the transaction that is open now, so
+        /// nothing can have changed it since.
+        case readInThisTransaction(StoredDocument?)
+    }
+
     /// Adds an existing revision with its history (newest first), as the replicator and the
     /// upgrader do: ancestors the document lacks are added without bodies.
     ///
+    /// - Parameters:
+    ///   - body: Fleece encoded with this database's shared keys (the callers encode it from
+    ///     JSON themselves, so it is not validated again).
+    ///   - remoteID: the remote peer the revision came from, to record it as the latest
+    ///     revision that peer has (replication), in the same write.
     /// - Returns: the saved document, and how many history entries were new.
     @discardableResult
-    ///
-    /// - Parameter remoteID: the remote peer the revision came from, to record it as the latest
-    ///   revision that peer has (replication), in the same write.
     package func insertRevision(
         id: String, history: [RevisionID], body: [UInt8], deleted: Bool, markConflict: Bool = true,
-        remoteID: UInt16? = nil
+        remoteID: UInt16? = nil, lookup: DocumentLookup = .read
     ) throws -> (document: StoredDocument, added: Int) {
         try Self.validate(documentID: id)
         return try inTransaction {
-            var document = try self.document(id: id) ?? StoredDocument(id: id)
+            var document: StoredDocument
+            switch lookup {
+            case .read: document = try self.document(id: id) ?? StoredDocument(id: id)
+            case let .readInThisTransaction(read): document = read ?? StoredDocument(id: id)
+            }
             let fleece = try FleeceDocument(bytes: body.isEmpty ? StoredDocument.emptyDictionary : body,
-                                            sharedKeys: sharedKeys)
+                                            sharedKeys: sharedKeys, trusted: true)
             let hasBlobs = BlobReferences.containsBlobs(fleece.root)
             let added = try document.tree.insertHistory(history, body: body, deleted: deleted,
                                                         hasAttachments: hasBlobs, markConflict: markConflict)

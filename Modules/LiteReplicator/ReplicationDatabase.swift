@@ -239,6 +239,16 @@ package struct ReplicationDatabase: Sendable {
     /// otherwise. Logical refusals throw before anything is written.
     package static func insert(_ revision: IncomingRevision, into core: DatabaseCore, remoteID: UInt16?, allowConflict: Bool,
                                filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?) throws -> InsertOutcome {
+        // Joins the caller's transaction: the document read below is the one the insert adds to.
+        try core.inTransaction {
+            try insertInTransaction(revision, into: core, remoteID: remoteID, allowConflict: allowConflict, filter: filter)
+        }
+    }
+
+    private static func insertInTransaction(
+        _ revision: IncomingRevision, into core: DatabaseCore, remoteID: UInt16?, allowConflict: Bool,
+        filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?
+    ) throws -> InsertOutcome {
         if revision.removed {
             _ = try core.purgeDocument(id: revision.documentID)
             return .purged
@@ -266,7 +276,7 @@ package struct ReplicationDatabase: Sendable {
         // remote DB ID"): a passive side keeps what its clients push as they pushed it.
         let (document, _) = try core.insertRevision(id: revision.documentID, history: revision.history, body: body,
                                                     deleted: revision.deleted, markConflict: remoteID != nil,
-                                                    remoteID: remoteID)
+                                                    remoteID: remoteID, lookup: .readInThisTransaction(existing))
         // A revision saved as a conflicting branch is a conflict even when one side is a
         // deletion (LiteCore's puller reports `kRevIsConflict` likewise), so it is resolved
         // rather than left behind the other branch.
