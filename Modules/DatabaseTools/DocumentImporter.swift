@@ -44,26 +44,22 @@ package enum DocumentImporter {
                     defer { stage.settle() }
                     var count = 0
                     do {
-                        // The first transaction goes on while the check runs (up to a limit).
-                        func wantsMore(after count: Int) -> Bool {
-                            count < batchSize || (total == nil && count < firstBatchLimit && !check.isFinished)
-                        }
-                        func requestSize(after count: Int) -> Int {
-                            count < batchSize ? min(chunkSize, batchSize - count) : chunkSize
-                        }
-                        stage.request(requestSize(after: 0))
-                        while true {
-                            let chunk = stage.take()
-                            let more = chunk.error == nil && !chunk.atEnd
-                                && wantsMore(after: count + chunk.documents.count)
-                            if more { stage.request(requestSize(after: count + chunk.documents.count)) }
+                        // This transaction's documents: a batch, and the first transaction
+                        // goes on while the check runs (up to a limit), a chunk at a time.
+                        var allowed = batchSize
+                        stage.allow(allowed)
+                        while let chunk = stage.take() {
                             for document in chunk.documents {
                                 try save(document, into: core)
                                 count += 1
                             }
                             if let error = chunk.error { throw error }
                             if chunk.atEnd { atEnd = true }
-                            if !more { break }
+                            if !chunk.atEnd, total == nil, allowed - count < 2 * ImportEncodingStage.chunkSize,
+                               allowed < firstBatchLimit, !check.isFinished {
+                                stage.allow(ImportEncodingStage.chunkSize)
+                                allowed += ImportEncodingStage.chunkSize
+                            }
                         }
                     } catch {
                         // The check's error, if any, names the first bad document in the input.
@@ -81,10 +77,6 @@ package enum DocumentImporter {
         }
         return saved
     }
-
-    /// Documents the encoding stage prepares per request: small enough that this thread soon
-    /// has work, large enough that handing over costs nothing.
-    static let chunkSize = 64
 
     /// Checks that an item is a JSON object whose ID property, if any, is a string or number.
     static func checkDocument(_ item: ImportReader.Item, idKey: String) throws {

@@ -3,14 +3,17 @@ import Foundation
 import LiteSupport
 
 /// The importer's encoding stage, on a thread of its own: reads the input and turns each
-/// document into its ID and Fleece body (parse, checks, shared keys, encoding), a chunk at a
-/// time when asked, while the importer's thread stores the previous chunk.
+/// document into its ID and Fleece body (parse, checks, shared keys, encoding), in chunks,
+/// ahead of the importer's thread storing them.
 ///
-/// It only works between ``request(_:)`` and ``take()``, which the importer calls inside its
-/// write transaction: the keys this stage adds to the shared-key table then belong to that
-/// transaction, which persists them (or forgets them when it fails) after the stage stopped
-/// touching the table.
-final class ImportEncodingStage: Sendable {
+/// It encodes only the documents the importer has allowed (``allow(_:)``), which the importer
+/// does inside its write transaction for that transaction's documents, and the importer takes
+/// every chunk it allowed (or calls ``settle()``) before the transaction ends: the keys this
+/// stage adds to the shared-key table then belong to the transaction that persists them (or
+/// forgets them when it fails).
+final class ImportEncodingStage: @unchecked Sendable {
+    // @unchecked: `state` is only read and written while `condition` is locked.
+
     /// One document ready to store.
     struct Document: Sendable {
         var id: String
@@ -19,103 +22,127 @@ final class ImportEncodingStage: Sendable {
         var origin: String
     }
 
-    /// What one request produced: documents in input order, then possibly the end of the
-    /// input or the first error (the documents before it are good).
+    /// Documents in input order, then possibly the end of the input or the first error (the
+    /// documents before it are good).
     struct Chunk: Sendable {
         var documents: [Document] = []
         var atEnd = false
         var error: DatabaseToolsError?
     }
 
+    /// Documents per chunk: small enough that the importer soon has work, large enough that
+    /// handing over costs nothing.
+    static let chunkSize = 64
+
     private struct State {
-        var requested: Int?
+        /// Documents the importer allowed so far, and those the stage has been through.
+        var allowed = 0
+        var encoded = 0
+        var ready: [Chunk] = []
+        var working = false
+        var finished = false
         var stopping = false
-        var chunk: Chunk?
     }
 
-    private let state = Locked(State())
-    private let requestPosted = DispatchSemaphore(value: 0)
-    private let chunkReady = DispatchSemaphore(value: 0)
-    /// Whether a request is posted and its chunk not taken yet (used by the importer's thread only).
-    private let outstanding = Locked(false)
+    private let condition = NSCondition()
+    private var state = State()
 
-    /// Starts the stage's thread on the input at `path`; it waits for the first request.
+    /// Starts the stage's thread on the input at `path`; it waits for the first allowance.
     init(path: String, idKey: String, sharedKeys: SharedKeys) {
-        let state = self.state
-        let requestPosted = self.requestPosted
-        let chunkReady = self.chunkReady
-        Thread.detachNewThread {
-            var reader: ImportReader?
-            var readerError: DatabaseToolsError?
-            do {
-                reader = try ImportReader(path: path)
-            } catch let error as DatabaseToolsError {
-                readerError = error
-            } catch {
-                readerError = DatabaseToolsError(.ioFailure, "cannot read \(path)", underlying: error)
+        Thread.detachNewThread { [self] in
+            run(path: path, idKey: idKey, sharedKeys: sharedKeys)
+        }
+    }
+
+    private func run(path: String, idKey: String, sharedKeys: SharedKeys) {
+        var reader: ImportReader?
+        var readerError: DatabaseToolsError?
+        do {
+            reader = try ImportReader(path: path)
+        } catch let error as DatabaseToolsError {
+            readerError = error
+        } catch {
+            readerError = DatabaseToolsError(.ioFailure, "cannot read \(path)", underlying: error)
+        }
+        let encoder = FleeceEncoder(sharedKeys: sharedKeys)
+        while true {
+            condition.lock()
+            while !state.stopping && (state.finished || state.encoded >= state.allowed) { condition.wait() }
+            if state.stopping {
+                condition.unlock()
+                return
             }
-            let encoder = FleeceEncoder(sharedKeys: sharedKeys)
-            var finished = false
-            while true {
-                requestPosted.wait()
-                let (count, stopping) = state.withLock { ($0.requested ?? 0, $0.stopping) }
-                if stopping { break }
-                var chunk = Chunk()
-                if let readerError {
-                    chunk.error = readerError
-                } else if finished || reader == nil {
-                    chunk.atEnd = true
-                } else {
-                    chunk.documents.reserveCapacity(count)
-                    do {
-                        while chunk.documents.count < count {
-                            guard let item = try reader?.next() else { chunk.atEnd = true; finished = true; break }
-                            chunk.documents.append(try Self.encode(item, idKey: idKey, sharedKeys: sharedKeys,
-                                                                   encoder: encoder))
-                        }
-                    } catch let error as DatabaseToolsError {
-                        chunk.error = error
-                        finished = true
-                    } catch {
-                        chunk.error = DatabaseToolsError(.ioFailure, "cannot read \(path)", underlying: error)
-                        finished = true
+            let count = min(Self.chunkSize, state.allowed - state.encoded)
+            state.working = true
+            condition.unlock()
+
+            var chunk = Chunk()
+            if let readerError {
+                chunk.error = readerError
+            } else {
+                chunk.documents.reserveCapacity(count)
+                do {
+                    while chunk.documents.count < count {
+                        // Optional chaining mutates the reader in place (a copy would copy its block).
+                        guard let item = try reader?.next() else { chunk.atEnd = true; break }
+                        chunk.documents.append(try Self.encode(item, idKey: idKey, sharedKeys: sharedKeys, encoder: encoder))
                     }
+                } catch let error as DatabaseToolsError {
+                    chunk.error = error
+                } catch {
+                    chunk.error = DatabaseToolsError(.ioFailure, "cannot read \(path)", underlying: error)
                 }
-                state.withLock { $0.requested = nil; $0.chunk = chunk }
-                chunkReady.signal()
             }
+
+            condition.lock()
+            state.working = false
+            state.encoded += count
+            if chunk.atEnd || chunk.error != nil { state.finished = true }
+            state.ready.append(chunk)
+            condition.broadcast()
+            condition.unlock()
         }
     }
 
-    /// Asks for the next `count` documents; the stage starts on them at once.
-    func request(_ count: Int) {
-        state.withLock { $0.requested = max(1, count) }
-        outstanding.withLock { $0 = true }
-        requestPosted.signal()
+    /// Lets the stage encode `count` more documents (it starts at once).
+    func allow(_ count: Int) {
+        condition.lock()
+        state.allowed += count
+        condition.broadcast()
+        condition.unlock()
     }
 
-    /// Waits for the chunk of the last request.
-    func take() -> Chunk {
-        chunkReady.wait()
-        outstanding.withLock { $0 = false }
-        return state.withLock { state in
-            defer { state.chunk = nil }
-            return state.chunk ?? Chunk(error: DatabaseToolsError(.ioFailure, "the import's encoding stage gave no chunk"))
+    /// Waits for the next chunk of allowed documents; nil when every allowed document was
+    /// taken (or the input ended and its last chunk was taken).
+    func take() -> Chunk? {
+        condition.lock()
+        defer { condition.unlock() }
+        while state.ready.isEmpty {
+            if !state.working && (state.finished || state.encoded >= state.allowed) { return nil }
+            condition.wait()
         }
+        return state.ready.removeFirst()
     }
 
-    /// Waits until the stage is idle (a posted request finished), so that it no longer touches
-    /// the shared keys; its chunk is dropped. The importer calls it before leaving a
-    /// transaction that failed.
+    /// Waits until the stage is idle and drops what it encoded but nobody took, so that it no
+    /// longer touches the shared keys; it encodes nothing more until allowed again. The
+    /// importer calls it before leaving a transaction, whichever way it ends.
     func settle() {
-        if outstanding.withLock({ $0 }) { _ = take() }
+        condition.lock()
+        state.allowed = state.encoded
+        while state.working { condition.wait() }
+        state.allowed = state.encoded
+        state.ready.removeAll()
+        condition.unlock()
     }
 
     /// Ends the stage's thread (after the chunk in progress, if any).
     func stop() {
         settle()
-        state.withLock { $0.stopping = true }
-        requestPosted.signal()
+        condition.lock()
+        state.stopping = true
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// One input document as the importer stores it. When its ID comes from a property, the
