@@ -267,7 +267,7 @@ package final class FullTextIndex: DocumentIndexer {
     /// Couchbase Lite, on a file whose FTS4 tables it keeps itself) wrote to the file, which
     /// shows as a last sequence beyond the highest the index saw — or when an older version of
     /// this module wrote it in another posting format (format 2 had a key per term, document
-    /// and property; decisions FTS-6).
+    /// and property, decisions FTS-6; format 3 gave every term blocks of its own, FTS-16).
     func catchUp(in core: DatabaseCore) throws {
         try core.inTransaction {
             if try isBehind(in: core) { try rebuild(in: core) }

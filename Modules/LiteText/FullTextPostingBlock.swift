@@ -148,18 +148,21 @@ enum FullTextPostingBlock {
         }
     }
 
-    /// Calls `body` with each document of a block from `offset` (past a first block's
-    /// directory): its ID and its part, both valid only during the call.
+    /// Calls `body` with each document of the postings at `postings` in `block` (past a first
+    /// block's directory, or one term's in a group): its ID and its part, both valid only
+    /// during the call.
     /// Reads the block in place; the front-coded IDs are rebuilt in one raw buffer (an array
     /// trimmed and appended to per document cost a tenth of a single-term search).
-    static func forEachDocument(in block: [UInt8], from offset: Int,
+    static func forEachDocument(in block: [UInt8], postings: Range<Int>,
                                 _ body: (_ id: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        try block.withUnsafeBufferPointer { bytes in
+        guard postings.lowerBound >= 0, postings.upperBound <= block.count else { throw damaged }
+        try block.withUnsafeBufferPointer { whole in
+            let bytes = UnsafeBufferPointer(rebasing: whole[postings])
             // An ID is never longer than the block it is front-coded in: its bytes are suffixes read from it.
             let id = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
             defer { id.deallocate() }
             var idLength = 0
-            var reader = FullTextPostings.UnsafeVarintReader(bytes, from: offset)
+            var reader = FullTextPostings.UnsafeVarintReader(bytes, from: 0)
             while !reader.isAtEnd {
                 let shared = try reader.nextInt(), suffix = try reader.nextInt()
                 guard shared <= idLength, suffix <= reader.remaining else { throw damaged }

@@ -32,6 +32,7 @@ enum FullTextBenchmarks: BenchmarkArea {
         ]
         for corpus in corpora {
             try measure(corpus, options: options, scratch: scratch, into: &report)
+            if ProcessInfo.processInfo.environment["FTS_PROFILE_BUILD_LOOPS"] != nil { return report }
         }
         report.notes.append(try hugeDocumentMemory(scratch: scratch))
         report.notes.append("Ours: LiteText on the SQLite engine (language en: Snowball English stemmer and stop words), "
@@ -80,6 +81,23 @@ enum FullTextBenchmarks: BenchmarkArea {
         }
         sqlite3_finalize(insert)
         try RawSQLite.exec(raw, "COMMIT")
+
+        // For a profiler (`FTS_PROFILE_BUILD_LOOPS=300 perf record … cblite-bench fts`): only the
+        // hotels' index build, many times (with `FTS_PROFILE_BASELINE=1`, FTS5's).
+        if let loops = ProcessInfo.processInfo.environment["FTS_PROFILE_BUILD_LOOPS"].flatMap(Int.init) {
+            let baseline = ProcessInfo.processInfo.environment["FTS_PROFILE_BASELINE"] != nil
+            for _ in 0..<loops {
+                if baseline {
+                    try RawSQLite.exec(raw, "DROP TABLE IF EXISTS fts")
+                    try RawSQLite.exec(raw, "BEGIN; CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='porter unicode61'); "
+                                       + "INSERT INTO fts (rowid, text) SELECT rowid, text FROM texts; COMMIT")
+                } else {
+                    try core.inTransaction { try LiteText.FullTextIndex.delete(definition.name, in: core) }
+                    _ = try LiteText.FullTextIndex.create(definition, in: core)
+                }
+            }
+            return
+        }
 
         // Build.
         var index: LiteText.FullTextIndex?

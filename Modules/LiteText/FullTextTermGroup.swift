@@ -1,0 +1,199 @@
+import LiteStorage
+
+/// Rare terms' postings packed together (format 4): a term whose postings are small shares
+/// one store entry with the other small terms that begin with the same two bytes, instead of
+/// taking a B-tree entry of its own. Key `0x05` + the terms' first ``prefixLength`` bytes (the
+/// whole term when shorter); the value is the terms in byte order, each: varint bytes shared
+/// with the previous term, varint suffix length, the suffix, varint postings length, then its
+/// postings as a block holds them (``FullTextPostingBlock``, no directory).
+///
+/// A term is either in its group or has blocks of its own (``FullTextTermBlocks``), never both;
+/// once it has blocks it keeps them. Which terms are packed depends only on the postings
+/// written (``pack(_:)``), so a rebuild and a transaction merging the same documents into an
+/// empty index write the same entries.
+enum FullTextTermGroup {
+    /// How many leading bytes of a term name its group: two give a few hundred groups for a
+    /// language's vocabulary, each a few kilobytes at most.
+    static let prefixLength = 2
+    /// A term is packed when its postings take at most this many bytes (a handful of documents).
+    static let packedTermBytes = 256
+    /// A group is kept at about a block's size (``FullTextPostingBlock/targetBytes``): terms
+    /// past it get blocks of their own, so rewriting a group on an update stays cheap.
+    static let targetBytes = FullTextPostingBlock.targetBytes
+
+    /// One packed term: its bytes and its postings.
+    struct Member {
+        var term: [UInt8]
+        var postings: ArraySlice<UInt8>
+    }
+
+    /// The key of the group `term` belongs in.
+    static func key<Term: Collection<UInt8>>(ofTerm term: Term) -> [UInt8] {
+        [0x05] + term.prefix(prefixLength)
+    }
+
+    /// Splits members (in term order, each a term's whole postings) into those packed in the
+    /// group and those that get blocks of their own: too big, or past the group's size.
+    static func pack(_ members: [Member]) -> (packed: [Member], own: [Member]) {
+        var packed: [Member] = [], own: [Member] = []
+        var total = 0
+        for member in members where !member.postings.isEmpty {
+            let size = member.term.count + member.postings.count + 4
+            if member.postings.count <= packedTermBytes, total + size <= targetBytes {
+                packed.append(member)
+                total += size
+            } else {
+                own.append(member)
+            }
+        }
+        return (packed, own)
+    }
+
+    /// The group's value for `members` (in term order).
+    static func encode(_ members: [Member]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(members.reduce(0) { $0 + $1.term.count + $1.postings.count + 4 })
+        var previous: [UInt8] = []
+        for member in members {
+            let limit = min(previous.count, member.term.count)
+            var shared = 0
+            while shared < limit, previous[shared] == member.term[shared] { shared += 1 }
+            FullTextPostings.appendVarint(UInt64(shared), to: &out)
+            FullTextPostings.appendVarint(UInt64(member.term.count - shared), to: &out)
+            out += member.term[shared...]
+            FullTextPostings.appendVarint(UInt64(member.postings.count), to: &out)
+            out += member.postings
+            previous = member.term
+        }
+        return out
+    }
+
+    /// Calls `body` with each member of a group's value, in term order: its term (valid only
+    /// during the call) and where its postings are in `group`. `body` returns false to stop.
+    static func forEachMember(in group: [UInt8],
+                              _ body: (_ term: UnsafeBufferPointer<UInt8>, _ postings: Range<Int>) throws -> Bool) throws {
+        try group.withUnsafeBufferPointer { bytes in
+            // A term is never longer than the group it is front-coded in.
+            let term = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+            defer { term.deallocate() }
+            var termLength = 0
+            var reader = FullTextPostings.UnsafeVarintReader(bytes, from: 0)
+            while !reader.isAtEnd {
+                let shared = try reader.nextInt(), suffix = try reader.nextInt()
+                guard shared <= termLength, suffix <= reader.remaining else { throw FullTextPostingBlock.damaged }
+                let tail = reader.take(suffix)
+                for index in 0..<tail.count { term[shared + index] = tail[index] }
+                termLength = shared + tail.count
+                let length = try reader.nextInt()
+                guard length <= reader.remaining else { throw FullTextPostingBlock.damaged }
+                let start = bytes.count - reader.remaining
+                _ = reader.take(length)
+                guard try body(UnsafeBufferPointer(rebasing: term[..<termLength]), start..<(start + length)) else { return }
+            }
+        }
+    }
+
+    /// The members of a group's value, in term order.
+    static func members(of group: [UInt8]) throws -> [Member] {
+        var members: [Member] = []
+        try forEachMember(in: group) { term, postings in
+            members.append(Member(term: Array(term), postings: group[postings]))
+            return true
+        }
+        return members
+    }
+
+    /// Where `term`'s postings are in `group`, if it is packed there.
+    static func postings(of term: [UInt8], in group: [UInt8]) throws -> Range<Int>? {
+        var found: Range<Int>?
+        try forEachMember(in: group) { member, postings in
+            if member.elementsEqual(term) {
+                found = postings
+                return false
+            }
+            return member.lexicographicallyPrecedes(term)
+        }
+        return found
+    }
+}
+
+extension FullTextTermGroup {
+    /// Writes the groups of the terms a batch changed: terms come in byte order, so one
+    /// group's terms come together; each group is read once (unless the store is known to be
+    /// empty), merged with its terms' changes, packed again and written once.
+    struct Writer {
+        private let store: any ByteKeyStore
+        private let knownEmpty: Bool
+        private var key: [UInt8]?
+        /// The current group's changed terms, in byte order: a term's whole postings (a
+        /// rebuild), or its documents' new parts (empty: removed) to merge into what it holds.
+        private var changed: [(term: [UInt8], postings: ArraySlice<UInt8>?, documents: [(id: [UInt8], part: ArraySlice<UInt8>)])] = []
+
+        init(store: any ByteKeyStore, knownEmpty: Bool) {
+            self.store = store
+            self.knownEmpty = knownEmpty
+        }
+
+        /// Adds a term that has no blocks of its own yet, with all its postings (small enough to pack).
+        mutating func add(term: [UInt8], postings: ArraySlice<UInt8>) throws {
+            try moveTo(FullTextTermGroup.key(ofTerm: term))
+            changed.append((term, postings, []))
+        }
+
+        /// Adds a term that has no blocks of its own, with changes to its documents (in ID order).
+        mutating func add(term: [UInt8], documents: [(id: [UInt8], part: ArraySlice<UInt8>)]) throws {
+            try moveTo(FullTextTermGroup.key(ofTerm: term))
+            changed.append((term, nil, documents))
+        }
+
+        /// Writes the last group.
+        mutating func finish() throws {
+            try flush()
+            key = nil
+        }
+
+        private mutating func moveTo(_ next: [UInt8]) throws {
+            guard next != key else { return }
+            try flush()
+            key = next
+        }
+
+        private mutating func flush() throws {
+            guard let key, !changed.isEmpty else { return }
+            defer { changed.removeAll(keepingCapacity: true) }
+            let existing = knownEmpty ? nil : try store.get(key)
+            let kept = try existing.map { try FullTextTermGroup.members(of: $0) } ?? []
+            var members: [Member] = []
+            var next = 0
+            for change in changed {
+                while next < kept.count, FullTextPostings.precedes(kept[next].term, change.term) {
+                    members.append(kept[next])
+                    next += 1
+                }
+                var old: ArraySlice<UInt8>?
+                if next < kept.count, kept[next].term == change.term {
+                    old = kept[next].postings
+                    next += 1
+                }
+                if let postings = change.postings {
+                    members.append(Member(term: change.term, postings: postings))
+                    continue
+                }
+                let pieces = try FullTextTermBlocks.merged(old.map { Array($0) }, from: 0, with: change.documents[...])
+                if pieces.count == 1, pieces[0].bytes.count <= FullTextTermGroup.packedTermBytes {
+                    members.append(Member(term: change.term, postings: pieces[0].bytes[...]))
+                } else {
+                    try FullTextTermBlocks.write(term: change.term, pieces: pieces, into: store)
+                }
+            }
+            members += kept[next...]
+            let (packed, own) = FullTextTermGroup.pack(members)
+            for member in own { try FullTextTermBlocks.write(term: member.term, postings: member.postings, into: store) }
+            if !packed.isEmpty {
+                try store.put(key, FullTextTermGroup.encode(packed))
+            } else if existing != nil {
+                try store.delete(key)
+            }
+        }
+    }
+}
