@@ -171,9 +171,12 @@ package final class FullTextIndex: DocumentIndexer {
         }
     }
 
-    /// Writes gathered postings into the store and updates the totals.
-    private func merge(_ gathered: FullTextPendingPostings, into store: any ByteKeyStore, knownEmpty: Bool) throws {
+    /// Writes gathered postings into the store (then a rebuild's documents' `wordCounts`) and
+    /// updates the totals.
+    private func merge(_ gathered: FullTextPendingPostings, into store: any ByteKeyStore, knownEmpty: Bool,
+                       wordCounts: [(key: [UInt8], value: [UInt8])] = []) throws {
         try gathered.write(into: store, knownEmpty: knownEmpty)
+        for (key, value) in wordCounts { try store.put(key, value) }
         var stats = try readStats(store)
         stats.documents = max(0, stats.documents + gathered.documentsDelta)
         stats.words = max(0, stats.words + gathered.wordsDelta)
@@ -186,12 +189,15 @@ package final class FullTextIndex: DocumentIndexer {
         let store = try core.dataFile.byteKeyStore(storeName)
         pending.withLock { $0 = nil }
         try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil))
-        try writeStats(Stats(documents: 0, words: 0, sequence: Int(clamping: try core.documents.lastSequence()),
-                             format: FullTextPostings.currentFormat), to: store)
         // Every document's postings are gathered in memory and each term's blocks written once,
         // in key order (a B-tree takes sorted inserts several times faster); a huge database is
-        // written in several rounds, the later ones merged into the blocks.
+        // written in several rounds, the later ones merged into the blocks. The documents'
+        // word counts (`0x02` keys) are written after the blocks and the stats last, so most
+        // puts append to the B-tree.
+        let lastSequence = Int(clamping: try core.documents.lastSequence())
         var gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
+        gathered.sequence = lastSequence
+        var wordCounts: [(key: [UInt8], value: [UInt8])] = []
         var storeIsEmpty = true
         let keys = FleeceKeyTable(core.sharedKeys)
         let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
@@ -209,18 +215,20 @@ package final class FullTextIndex: DocumentIndexer {
             }
             let ordinal = gathered.ordinal(of: Array(view.key))
             if let counts = try gathered.add(document: ordinal, texts: paths.map { $0.evaluate(on: root) }, tokenizer: tokenizer) {
-                try store.put([0x02] + view.key, FullTextPostings.encodeCounts(counts))
+                wordCounts.append(([0x02] + view.key, FullTextPostings.encodeCounts(counts)))
                 gathered.documentsDelta += 1
                 gathered.wordsDelta += counts.reduce(0, +)
             }
-            if gathered.estimatedBytes > Self.rebuildBytes {
-                try merge(gathered, into: store, knownEmpty: storeIsEmpty)
+            if gathered.estimatedBytes + wordCounts.count * 64 > Self.rebuildBytes {
+                try merge(gathered, into: store, knownEmpty: storeIsEmpty, wordCounts: wordCounts)
                 storeIsEmpty = false
                 gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
+                gathered.sequence = lastSequence
+                wordCounts = []
             }
             return true
         }
-        try merge(gathered, into: store, knownEmpty: storeIsEmpty)
+        try merge(gathered, into: store, knownEmpty: storeIsEmpty, wordCounts: wordCounts)
     }
 
     /// Each indexed property's value in a body (nil where it is missing; values that are not

@@ -23,10 +23,20 @@ enum FullTextPostingBlock {
     /// Encodes documents in ID order.
     struct Writer {
         private(set) var bytes: [UInt8] = []
-        private(set) var firstDocumentID: [UInt8]?
         private var lastDocumentID: [UInt8] = []
 
-        var isEmpty: Bool { firstDocumentID == nil }
+        var isEmpty: Bool { bytes.isEmpty }
+
+        /// The first document's ID, read back from the bytes (written whole: nothing shared),
+        /// so a term's postings cost no array of their own for it.
+        var firstDocumentID: [UInt8]? {
+            guard !bytes.isEmpty else { return nil }
+            var reader = FullTextPostings.VarintReader(bytes: bytes)
+            guard (try? reader.nextInt()) == 0, let length = try? reader.nextInt(),
+                  length <= bytes.count - reader.offset else { return nil }
+            return Array(bytes[reader.offset..<(reader.offset + length)])
+        }
+
         /// Whether the next document should start another block.
         var isFull: Bool { bytes.count >= FullTextPostingBlock.targetBytes }
 
@@ -39,9 +49,7 @@ enum FullTextPostingBlock {
         mutating func append<ID: RandomAccessCollection<UInt8>, Part: Collection<UInt8>>(documentID: ID, part: Part)
             where ID.Index == Int {
             var shared = 0
-            if firstDocumentID == nil {
-                firstDocumentID = Array(documentID)
-            } else {
+            if !bytes.isEmpty {
                 let limit = min(documentID.count, lastDocumentID.count)
                 let start = documentID.startIndex
                 while shared < limit, documentID[start + shared] == lastDocumentID[shared] { shared += 1 }

@@ -14,7 +14,7 @@ import Foundation
 ///   sequence the index has seen (to notice writes made without it), varint format (4);
 /// - `0x04 "pending"` → a token naming the write transaction whose postings are still being
 ///   gathered in memory (see ``FullTextPendingPostings``);
-/// - `0x05` + a term's first two bytes → the postings of the terms starting so that are too
+/// - `0x05` + a term's first three bytes → the postings of the terms starting so that are too
 ///   small to have blocks of their own (``FullTextTermGroup``); a term has blocks or is in
 ///   its group, never both.
 ///

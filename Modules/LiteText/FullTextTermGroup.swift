@@ -1,25 +1,26 @@
 import LiteStorage
 
 /// Rare terms' postings packed together (format 4): a term whose postings are small shares
-/// one store entry with the other small terms that begin with the same two bytes, instead of
+/// one store entry with the other small terms that begin with the same three bytes, instead of
 /// taking a B-tree entry of its own. Key `0x05` + the terms' first ``prefixLength`` bytes (the
 /// whole term when shorter); the value is the terms in byte order, each: varint bytes shared
 /// with the previous term, varint suffix length, the suffix, varint postings length, then its
 /// postings as a block holds them (``FullTextPostingBlock``, no directory).
 ///
 /// A term is either in its group or has blocks of its own (``FullTextTermBlocks``), never both;
-/// once it has blocks it keeps them. Which terms are packed depends only on the postings
-/// written (``pack(_:)``), so a rebuild and a transaction merging the same documents into an
-/// empty index write the same entries.
+/// once it has blocks it keeps them. Written into an empty index, which terms are packed
+/// depends only on their postings (``pack(_:)``), so a rebuild and a transaction merging the
+/// same documents write the same entries.
 enum FullTextTermGroup {
-    /// How many leading bytes of a term name its group: two give a few hundred groups for a
-    /// language's vocabulary, each a few kilobytes at most.
-    static let prefixLength = 2
+    /// How many leading bytes of a term name its group: three give about one group per two
+    /// or three rare terms of prose (the hotels' 2,600 rare terms make 1,215 groups).
+    static let prefixLength = 3
     /// A term is packed when its postings take at most this many bytes (a handful of documents).
     static let packedTermBytes = 256
-    /// A group is kept at about a block's size (``FullTextPostingBlock/targetBytes``): terms
-    /// past it get blocks of their own, so rewriting a group on an update stays cheap.
-    static let targetBytes = FullTextPostingBlock.targetBytes
+    /// A group is kept under a quarter of a 4 KB page, so a B-tree keeps it inside its page
+    /// (a larger value spills into a page of its own, mostly empty) and rewriting it on an
+    /// update is cheap; terms past it get blocks of their own.
+    static let targetBytes = 1_000
 
     /// One packed term: its bytes and its postings.
     struct Member {
@@ -128,6 +129,10 @@ extension FullTextTermGroup {
         /// The current group's changed terms, in byte order: a term's whole postings (a
         /// rebuild), or its documents' new parts (empty: removed) to merge into what it holds.
         private var changed: [(term: [UInt8], postings: ArraySlice<UInt8>?, documents: [(id: [UInt8], part: ArraySlice<UInt8>)])] = []
+        /// The groups' new values (empty: deleted), written by ``finish()`` after the terms'
+        /// own blocks: keys `0x05…` sort after those, so every put appends to the B-tree
+        /// (puts into the middle of it leave pages half full).
+        private var writes: [(key: [UInt8], value: [UInt8])] = []
 
         init(store: any ByteKeyStore, knownEmpty: Bool) {
             self.store = store
@@ -146,10 +151,14 @@ extension FullTextTermGroup {
             changed.append((term, nil, documents))
         }
 
-        /// Writes the last group.
+        /// Writes the groups.
         mutating func finish() throws {
             try flush()
             key = nil
+            for (key, value) in writes {
+                if value.isEmpty { try store.delete(key) } else { try store.put(key, value) }
+            }
+            writes = []
         }
 
         private mutating func moveTo(_ next: [UInt8]) throws {
@@ -190,9 +199,9 @@ extension FullTextTermGroup {
             let (packed, own) = FullTextTermGroup.pack(members)
             for member in own { try FullTextTermBlocks.write(term: member.term, postings: member.postings, into: store) }
             if !packed.isEmpty {
-                try store.put(key, FullTextTermGroup.encode(packed))
+                writes.append((key, FullTextTermGroup.encode(packed)))
             } else if existing != nil {
-                try store.delete(key)
+                writes.append((key, []))
             }
         }
     }
