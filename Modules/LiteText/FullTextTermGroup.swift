@@ -121,14 +121,19 @@ enum FullTextTermGroup {
 extension FullTextTermGroup {
     /// Writes the groups of the terms a batch changed: terms come in byte order, so one
     /// group's terms come together; each group is read once (unless the store is known to be
-    /// empty), merged with its terms' changes, packed again and written once.
+    /// empty) when its first term comes, each term merged with what the group holds as it
+    /// comes (a term that outgrows the group gets its blocks at once, so only small postings
+    /// wait), and the group packed again and written once.
     struct Writer {
         private let store: any ByteKeyStore
         private let knownEmpty: Bool
+        /// The current group: its key, whether it is stored, its stored members not reached
+        /// yet (from `nextKept`), and its members so far, in term order.
         private var key: [UInt8]?
-        /// The current group's changed terms, in byte order: a term's whole postings (a
-        /// rebuild), or its documents' new parts (empty: removed) to merge into what it holds.
-        private var changed: [(term: [UInt8], postings: ArraySlice<UInt8>?, documents: [(id: [UInt8], part: ArraySlice<UInt8>)])] = []
+        private var isStored = false
+        private var kept: [Member] = []
+        private var nextKept = 0
+        private var members: [Member] = []
         /// The groups' new values (empty: deleted), written by ``finish()`` after the terms'
         /// own blocks: keys `0x05…` sort after those, so every put appends to the B-tree
         /// (puts into the middle of it leave pages half full).
@@ -141,14 +146,19 @@ extension FullTextTermGroup {
 
         /// Adds a term that has no blocks of its own yet, with all its postings (small enough to pack).
         mutating func add(term: [UInt8], postings: ArraySlice<UInt8>) throws {
-            try moveTo(FullTextTermGroup.key(ofTerm: term))
-            changed.append((term, postings, []))
+            _ = try moveTo(term)
+            members.append(Member(term: term, postings: postings))
         }
 
         /// Adds a term that has no blocks of its own, with changes to its documents (in ID order).
         mutating func add(term: [UInt8], documents: [(id: [UInt8], part: ArraySlice<UInt8>)]) throws {
-            try moveTo(FullTextTermGroup.key(ofTerm: term))
-            changed.append((term, nil, documents))
+            let old = try moveTo(term)
+            let pieces = try FullTextTermBlocks.merged(old.map { Array($0) }, from: 0, with: documents[...])
+            if pieces.count == 1, pieces[0].bytes.count <= FullTextTermGroup.packedTermBytes {
+                members.append(Member(term: term, postings: pieces[0].bytes[...]))
+            } else {
+                try FullTextTermBlocks.write(term: term, pieces: pieces, into: store)
+            }
         }
 
         /// Writes the groups.
@@ -161,46 +171,40 @@ extension FullTextTermGroup {
             writes = []
         }
 
-        private mutating func moveTo(_ next: [UInt8]) throws {
-            guard next != key else { return }
-            try flush()
-            key = next
+        /// Makes `term`'s group the current one (reading it), and moves the stored members
+        /// before `term` into the new members. - Returns: `term`'s stored postings, if any.
+        private mutating func moveTo(_ term: [UInt8]) throws -> ArraySlice<UInt8>? {
+            let next = FullTextTermGroup.key(ofTerm: term)
+            if next != key {
+                try flush()
+                key = next
+                let stored = knownEmpty ? nil : try store.get(next)
+                isStored = stored != nil
+                kept = try stored.map { try FullTextTermGroup.members(of: $0) } ?? []
+                nextKept = 0
+            }
+            while nextKept < kept.count, FullTextPostings.precedes(kept[nextKept].term, term) {
+                members.append(kept[nextKept])
+                nextKept += 1
+            }
+            guard nextKept < kept.count, kept[nextKept].term == term else { return nil }
+            defer { nextKept += 1 }
+            return kept[nextKept].postings
         }
 
+        /// Packs and queues the current group.
         private mutating func flush() throws {
-            guard let key, !changed.isEmpty else { return }
-            defer { changed.removeAll(keepingCapacity: true) }
-            let existing = knownEmpty ? nil : try store.get(key)
-            let kept = try existing.map { try FullTextTermGroup.members(of: $0) } ?? []
-            var members: [Member] = []
-            var next = 0
-            for change in changed {
-                while next < kept.count, FullTextPostings.precedes(kept[next].term, change.term) {
-                    members.append(kept[next])
-                    next += 1
-                }
-                var old: ArraySlice<UInt8>?
-                if next < kept.count, kept[next].term == change.term {
-                    old = kept[next].postings
-                    next += 1
-                }
-                if let postings = change.postings {
-                    members.append(Member(term: change.term, postings: postings))
-                    continue
-                }
-                let pieces = try FullTextTermBlocks.merged(old.map { Array($0) }, from: 0, with: change.documents[...])
-                if pieces.count == 1, pieces[0].bytes.count <= FullTextTermGroup.packedTermBytes {
-                    members.append(Member(term: change.term, postings: pieces[0].bytes[...]))
-                } else {
-                    try FullTextTermBlocks.write(term: change.term, pieces: pieces, into: store)
-                }
+            guard let key else { return }
+            members += kept[nextKept...]
+            defer {
+                (kept, nextKept) = ([], 0)
+                members.removeAll(keepingCapacity: true)
             }
-            members += kept[next...]
             let (packed, own) = FullTextTermGroup.pack(members)
             for member in own { try FullTextTermBlocks.write(term: member.term, postings: member.postings, into: store) }
             if !packed.isEmpty {
                 writes.append((key, FullTextTermGroup.encode(packed)))
-            } else if existing != nil {
+            } else if isStored {
                 writes.append((key, []))
             }
         }
