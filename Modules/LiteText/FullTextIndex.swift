@@ -171,12 +171,9 @@ package final class FullTextIndex: DocumentIndexer {
         }
     }
 
-    /// Writes gathered postings into the store (then a rebuild's documents' `wordCounts`) and
-    /// updates the totals.
-    private func merge(_ gathered: FullTextPendingPostings, into store: any ByteKeyStore, knownEmpty: Bool,
-                       wordCounts: [(key: [UInt8], value: [UInt8])] = []) throws {
+    /// Writes gathered postings into the store and updates the totals.
+    private func merge(_ gathered: FullTextPendingPostings, into store: any ByteKeyStore, knownEmpty: Bool) throws {
         try gathered.write(into: store, knownEmpty: knownEmpty)
-        for (key, value) in wordCounts { try store.put(key, value) }
         var stats = try readStats(store)
         stats.documents = max(0, stats.documents + gathered.documentsDelta)
         stats.words = max(0, stats.words + gathered.wordsDelta)
@@ -191,13 +188,11 @@ package final class FullTextIndex: DocumentIndexer {
         try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil))
         // Every document's postings are gathered in memory and each term's blocks written once,
         // in key order (a B-tree takes sorted inserts several times faster); a huge database is
-        // written in several rounds, the later ones merged into the blocks. The documents'
-        // word counts (`0x02` keys) are written after the blocks and the stats last, so most
-        // puts append to the B-tree.
+        // written in several rounds, the later ones merged into the blocks. The stats come
+        // last (the merge writes them).
         let lastSequence = Int(clamping: try core.documents.lastSequence())
         var gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
         gathered.sequence = lastSequence
-        var wordCounts: [(key: [UInt8], value: [UInt8])] = []
         var storeIsEmpty = true
         let keys = FleeceKeyTable(core.sharedKeys)
         let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
@@ -215,20 +210,20 @@ package final class FullTextIndex: DocumentIndexer {
             }
             let ordinal = gathered.ordinal(of: Array(view.key))
             if let counts = try gathered.add(document: ordinal, texts: paths.map { $0.evaluate(on: root) }, tokenizer: tokenizer) {
-                wordCounts.append(([0x02] + view.key, FullTextPostings.encodeCounts(counts)))
+                // Written as read (kept for the end, they raised the 10 MB text's measured peak).
+                try store.put([0x02] + view.key, FullTextPostings.encodeCounts(counts))
                 gathered.documentsDelta += 1
                 gathered.wordsDelta += counts.reduce(0, +)
             }
-            if gathered.estimatedBytes + wordCounts.count * 64 > Self.rebuildBytes {
-                try merge(gathered, into: store, knownEmpty: storeIsEmpty, wordCounts: wordCounts)
+            if gathered.estimatedBytes > Self.rebuildBytes {
+                try merge(gathered, into: store, knownEmpty: storeIsEmpty)
                 storeIsEmpty = false
                 gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
                 gathered.sequence = lastSequence
-                wordCounts = []
             }
             return true
         }
-        try merge(gathered, into: store, knownEmpty: storeIsEmpty, wordCounts: wordCounts)
+        try merge(gathered, into: store, knownEmpty: storeIsEmpty)
     }
 
     /// Each indexed property's value in a body (nil where it is missing; values that are not
