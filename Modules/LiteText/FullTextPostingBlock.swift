@@ -27,14 +27,20 @@ enum FullTextPostingBlock {
 
         var isEmpty: Bool { bytes.isEmpty }
 
-        /// The first document's ID, read back from the bytes (written whole: nothing shared),
-        /// so a term's postings cost no array of their own for it.
+        /// The first document's ID, read back from the bytes (written whole: a zero shared
+        /// count, its length, the ID), so a term's postings cost no array of their own for it.
         var firstDocumentID: [UInt8]? {
-            guard !bytes.isEmpty else { return nil }
-            var reader = FullTextPostings.VarintReader(bytes: bytes)
-            guard (try? reader.nextInt()) == 0, let length = try? reader.nextInt(),
-                  length <= bytes.count - reader.offset else { return nil }
-            return Array(bytes[reader.offset..<(reader.offset + length)])
+            guard bytes.first == 0 else { return nil }
+            var length = 0, shift = 0, offset = 1
+            while offset < bytes.count, shift < 64 {
+                let byte = bytes[offset]
+                offset += 1
+                length |= Int(byte & 0x7F) << shift
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            guard length >= 0, length <= bytes.count - offset else { return nil }
+            return Array(bytes[offset..<(offset + length)])
         }
 
         /// Whether the next document should start another block.
