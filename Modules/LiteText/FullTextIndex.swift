@@ -186,12 +186,13 @@ package final class FullTextIndex: DocumentIndexer {
         let store = try core.dataFile.byteKeyStore(storeName)
         pending.withLock { $0 = nil }
         try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil))
-        try writeStats(Stats(documents: 0, words: 0, sequence: Int(clamping: try core.documents.lastSequence()),
-                             format: FullTextPostings.currentFormat), to: store)
         // Every document's postings are gathered in memory and each term's blocks written once,
         // in key order (a B-tree takes sorted inserts several times faster); a huge database is
-        // written in several rounds, the later ones merged into the blocks.
+        // written in several rounds, the later ones merged into the blocks. The stats come
+        // last (the merge writes them).
+        let lastSequence = Int(clamping: try core.documents.lastSequence())
         var gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
+        gathered.sequence = lastSequence
         var storeIsEmpty = true
         let keys = FleeceKeyTable(core.sharedKeys)
         let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
@@ -209,6 +210,7 @@ package final class FullTextIndex: DocumentIndexer {
             }
             let ordinal = gathered.ordinal(of: Array(view.key))
             if let counts = try gathered.add(document: ordinal, texts: paths.map { $0.evaluate(on: root) }, tokenizer: tokenizer) {
+                // Written as read (kept for the end, they raised the 10 MB text's measured peak).
                 try store.put([0x02] + view.key, FullTextPostings.encodeCounts(counts))
                 gathered.documentsDelta += 1
                 gathered.wordsDelta += counts.reduce(0, +)
@@ -217,6 +219,7 @@ package final class FullTextIndex: DocumentIndexer {
                 try merge(gathered, into: store, knownEmpty: storeIsEmpty)
                 storeIsEmpty = false
                 gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
+                gathered.sequence = lastSequence
             }
             return true
         }
@@ -267,7 +270,7 @@ package final class FullTextIndex: DocumentIndexer {
     /// Couchbase Lite, on a file whose FTS4 tables it keeps itself) wrote to the file, which
     /// shows as a last sequence beyond the highest the index saw — or when an older version of
     /// this module wrote it in another posting format (format 2 had a key per term, document
-    /// and property; decisions FTS-6).
+    /// and property, decisions FTS-6; format 3 gave every term blocks of its own, FTS-16).
     func catchUp(in core: DatabaseCore) throws {
         try core.inTransaction {
             if try isBehind(in: core) { try rebuild(in: core) }

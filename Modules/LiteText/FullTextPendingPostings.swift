@@ -154,21 +154,32 @@ struct FullTextPendingPostings {
         let terms = termTable.terms
         let order = termBytes.indices.filter { termBytes[$0] > 0 }.sorted { FullTextPostings.precedes(terms[$0], terms[$1]) }
         let sortedLog = sortedByTerm(order)
+        // Terms with small postings and no blocks of their own go into their groups (format 4).
+        var groups = FullTextTermGroup.Writer(store: store, knownEmpty: knownEmpty)
         var start = 0
         for number in order {
             let records = TermRecords(bytes: sortedLog, range: start..<(start + termBytes[number]))
             start += termBytes[number]
+            let term = terms[number]
             let sorted = isAscending && !needsSort[number]
             if knownEmpty && sorted {
-                try FullTextTermBlocks.write(term: terms[number], pieces: records.blocks(idBytes: idBytes, idEnds: idEnds),
-                                             into: store)
+                let pieces = records.blocks(idBytes: idBytes, idEnds: idEnds)
+                if pieces.count == 1, pieces[0].bytes.count <= FullTextTermGroup.packedTermBytes {
+                    try groups.add(term: term, postings: pieces[0].bytes[...])
+                } else {
+                    try FullTextTermBlocks.write(term: term, pieces: pieces, into: store)
+                }
+                continue
+            }
+            let documents = records.documents(documentIDs: { Array(documentID($0)) }, rank: rank, sorted: sorted)
+            let first = knownEmpty ? nil : try store.get(FullTextPostings.blockKey(term: term, firstDocumentID: []))
+            if first != nil {
+                try FullTextTermBlocks.merge(term: term, documents: documents, into: store, first: first)
             } else {
-                try FullTextTermBlocks.merge(term: terms[number],
-                                             documents: records.documents(documentIDs: { Array(documentID($0)) }, rank: rank,
-                                                                          sorted: sorted),
-                                             into: store, knownEmpty: knownEmpty)
+                try groups.add(term: term, documents: documents)
             }
         }
+        try groups.finish()
     }
 
     /// The log's records without their term numbers, each term's together in `order` (a

@@ -23,10 +23,26 @@ enum FullTextPostingBlock {
     /// Encodes documents in ID order.
     struct Writer {
         private(set) var bytes: [UInt8] = []
-        private(set) var firstDocumentID: [UInt8]?
         private var lastDocumentID: [UInt8] = []
 
-        var isEmpty: Bool { firstDocumentID == nil }
+        var isEmpty: Bool { bytes.isEmpty }
+
+        /// The first document's ID, read back from the bytes (written whole: a zero shared
+        /// count, its length, the ID), so a term's postings cost no array of their own for it.
+        var firstDocumentID: [UInt8]? {
+            guard bytes.first == 0 else { return nil }
+            var length = 0, shift = 0, offset = 1
+            while offset < bytes.count, shift < 64 {
+                let byte = bytes[offset]
+                offset += 1
+                length |= Int(byte & 0x7F) << shift
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            guard length >= 0, length <= bytes.count - offset else { return nil }
+            return Array(bytes[offset..<(offset + length)])
+        }
+
         /// Whether the next document should start another block.
         var isFull: Bool { bytes.count >= FullTextPostingBlock.targetBytes }
 
@@ -39,9 +55,7 @@ enum FullTextPostingBlock {
         mutating func append<ID: RandomAccessCollection<UInt8>, Part: Collection<UInt8>>(documentID: ID, part: Part)
             where ID.Index == Int {
             var shared = 0
-            if firstDocumentID == nil {
-                firstDocumentID = Array(documentID)
-            } else {
+            if !bytes.isEmpty {
                 let limit = min(documentID.count, lastDocumentID.count)
                 let start = documentID.startIndex
                 while shared < limit, documentID[start + shared] == lastDocumentID[shared] { shared += 1 }
@@ -148,18 +162,21 @@ enum FullTextPostingBlock {
         }
     }
 
-    /// Calls `body` with each document of a block from `offset` (past a first block's
-    /// directory): its ID and its part, both valid only during the call.
+    /// Calls `body` with each document of the postings at `postings` in `block` (past a first
+    /// block's directory, or one term's in a group): its ID and its part, both valid only
+    /// during the call.
     /// Reads the block in place; the front-coded IDs are rebuilt in one raw buffer (an array
     /// trimmed and appended to per document cost a tenth of a single-term search).
-    static func forEachDocument(in block: [UInt8], from offset: Int,
+    static func forEachDocument(in block: [UInt8], postings: Range<Int>,
                                 _ body: (_ id: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        try block.withUnsafeBufferPointer { bytes in
+        guard postings.lowerBound >= 0, postings.upperBound <= block.count else { throw damaged }
+        try block.withUnsafeBufferPointer { whole in
+            let bytes = UnsafeBufferPointer(rebasing: whole[postings])
             // An ID is never longer than the block it is front-coded in: its bytes are suffixes read from it.
             let id = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
             defer { id.deallocate() }
             var idLength = 0
-            var reader = FullTextPostings.UnsafeVarintReader(bytes, from: offset)
+            var reader = FullTextPostings.UnsafeVarintReader(bytes, from: 0)
             while !reader.isAtEnd {
                 let shared = try reader.nextInt(), suffix = try reader.nextInt()
                 guard shared <= idLength, suffix <= reader.remaining else { throw damaged }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The byte layout of a full-text index in its byte-key store (format 3). Keys start with a
+/// The byte layout of a full-text index in its byte-key store (format 4). Keys start with a
 /// tag byte:
 ///
 /// - `0x00 "definition"` → the definition as JSON;
@@ -11,9 +11,12 @@ import Foundation
 /// - `0x02 docID` → varint word count per indexed property (for length normalisation, and to
 ///   know a document is indexed);
 /// - `0x03 "stats"` → varint indexed documents, varint total words, varint highest document
-///   sequence the index has seen (to notice writes made without it), varint format (3);
+///   sequence the index has seen (to notice writes made without it), varint format (4);
 /// - `0x04 "pending"` → a token naming the write transaction whose postings are still being
-///   gathered in memory (see ``FullTextPendingPostings``).
+///   gathered in memory (see ``FullTextPendingPostings``);
+/// - `0x05` + a term's first three bytes → the postings of the terms starting so that are too
+///   small to have blocks of their own (``FullTextTermGroup``); a term has blocks or is in
+///   its group, never both.
 ///
 /// Terms and document IDs never contain a 0x00 byte (terms are letters and digits; document
 /// IDs have no control characters), so the separators are unambiguous and a term's blocks are
@@ -23,8 +26,9 @@ enum FullTextPostings {
     static let statsKey: [UInt8] = [0x03] + Array("stats".utf8)
     static let pendingKey: [UInt8] = [0x04] + Array("pending".utf8)
 
-    /// Format 2: a key per (term, document, column); 3: packed blocks per term.
-    static let currentFormat = 3
+    /// Format 2: a key per (term, document, column); 3: packed blocks per term; 4: small
+    /// terms' postings packed in groups (decisions FTS-16).
+    static let currentFormat = 4
 
     /// The key prefix of every block of `term` exactly (with `isPrefix`, of every term
     /// starting with it).

@@ -160,7 +160,7 @@ struct FullTextSearch {
         var currentTerm: ArraySlice<UInt8> = []
         var number = term.isPrefix ? -1 : self.number(ofTerm: term.text)
         // (A static reader: the closure changes `self`, which a method of it would be reading.)
-        try Self.forEachBlock(of: term, in: store) { blockTerm, block, offset in
+        try Self.forEachBlock(of: term, in: store) { blockTerm, block, postingsRange in
             // A prefix's terms come one after another, each in document order.
             if let blockTerm, blockTerm != currentTerm {
                 if !currentTerm.isEmpty {
@@ -173,7 +173,7 @@ struct FullTextSearch {
                 currentTerm = blockTerm
                 number = self.number(ofTerm: String(decoding: blockTerm, as: UTF8.self))
             }
-            try FullTextPostingBlock.forEachDocument(in: block, from: offset) { id, part in
+            try FullTextPostingBlock.forEachDocument(in: block, postings: postingsRange) { id, part in
                 documents += 1
                 let hitStart = hitArena.count
                 let length = try FullTextPostingBlock.readPart(part) { column, count, occurrences in
@@ -291,8 +291,8 @@ struct FullTextSearch {
         let bm25 = FullTextBM25(documentCount: documentCount, totalWords: totalWords)
         var hits: [FullTextHit] = []
         var documents = 0
-        try Self.forEachBlock(ofTerm: term.text, in: store) { block, offset in
-            try FullTextPostingBlock.forEachDocument(in: block, from: offset) { id, part in
+        try Self.forEachBlock(ofTerm: term.text, in: store) { block, postings in
+            try FullTextPostingBlock.forEachDocument(in: block, postings: postings) { id, part in
                 documents += 1
                 var count = 0
                 let length = try FullTextPostingBlock.readPart(part) { column, occurrences, _ in
@@ -309,29 +309,60 @@ struct FullTextSearch {
         return Self.ordered(hits.count, byRank: true, score: { hits[$0].rank }) { hits[$0] }
     }
 
-    /// Calls `body` with each block of `term`, in key order: an exact term's blocks (with no
-    /// term, see ``forEachBlock(ofTerm:in:_:)``), or for a prefix every block of every term it
-    /// starts, each with its term; and where the block's postings begin.
+    /// Calls `body` with the postings of `term`, in key order: an exact term's blocks (with no
+    /// term, see ``forEachBlock(ofTerm:in:_:)``), or for a prefix those of every term it starts,
+    /// each term with its own, terms in byte order; with where in the value the postings are.
     private static func forEachBlock(of term: MatchTerm, in store: any ByteKeyStore,
-                                     _ body: (_ term: ArraySlice<UInt8>?, _ block: [UInt8], _ postings: Int) throws -> Void) throws {
+                                     _ body: (_ term: ArraySlice<UInt8>?, _ block: [UInt8], _ postings: Range<Int>) throws -> Void) throws {
         guard term.isPrefix else { return try forEachBlock(ofTerm: term.text, in: store) { try body(nil, $0, $1) } }
+        // The packed terms it starts (a few groups at most), then merged by term with those
+        // that have blocks of their own (a term is in one place only).
+        let prefix = Array(term.text.utf8)
+        var groups: [[UInt8]] = []
+        if prefix.count >= FullTextTermGroup.prefixLength {
+            if let group = try store.get(FullTextTermGroup.key(ofTerm: prefix)) { groups.append(group) }
+        } else {
+            let cursor = try store.scan(prefix: FullTextTermGroup.key(ofTerm: prefix))
+            defer { cursor.close() }
+            while let entry = try cursor.next() { groups.append(entry.value) }
+        }
+        var packed: [(term: [UInt8], group: Int, postings: Range<Int>)] = []
+        for (number, group) in groups.enumerated() {
+            try FullTextTermGroup.forEachMember(in: group) { member, postings in
+                if member.starts(with: prefix) { packed.append((Array(member), number, postings)) }
+                return true
+            }
+        }
+        var next = 0
         let cursor = try store.scan(prefix: FullTextPostings.termPrefix(term.text, isPrefix: true))
         defer { cursor.close() }
         while let entry = try cursor.next() {
             guard let blockTerm = FullTextPostings.term(ofBlockKey: entry.key) else { throw FullTextPostingBlock.damaged }
-            try body(blockTerm, entry.value, try postingsOffset(entry))
+            while next < packed.count, packed[next].term.lexicographicallyPrecedes(blockTerm) {
+                try body(packed[next].term[...], groups[packed[next].group], packed[next].postings)
+                next += 1
+            }
+            try body(blockTerm, entry.value, try postingsOffset(entry)..<entry.value.count)
         }
+        for member in packed[next...] { try body(member.term[...], groups[member.group], member.postings) }
     }
 
-    /// Calls `body` with each block of the exact term `text`, in document order, and where its
-    /// postings begin. The first block is a point read (a cached statement, where a scan
-    /// prepares one per search: most terms have one block); the directory in it says whether
-    /// there are others, which one scan then reads.
-    private static func forEachBlock(ofTerm text: String, in store: any ByteKeyStore, _ body: (_ block: [UInt8], _ postings: Int) throws -> Void) throws {
-        let firstKey = FullTextPostings.blockKey(term: Array(text.utf8), firstDocumentID: [])
-        guard let first = try store.get(firstKey) else { return }
+    /// Calls `body` with the postings of the exact term `text`, in document order: each of its
+    /// blocks and where in it the postings are, or its postings in its group. The first block
+    /// is a point read (a cached statement, where a scan prepares one per search: most terms
+    /// have one block, rare ones none); the directory in it says whether there are others,
+    /// which one scan then reads; a term with no blocks is looked for in its group.
+    private static func forEachBlock(ofTerm text: String, in store: any ByteKeyStore,
+                                     _ body: (_ block: [UInt8], _ postings: Range<Int>) throws -> Void) throws {
+        let termBytes = Array(text.utf8)
+        let firstKey = FullTextPostings.blockKey(term: termBytes, firstDocumentID: [])
+        guard let first = try store.get(firstKey) else {
+            guard let group = try store.get(FullTextTermGroup.key(ofTerm: termBytes)),
+                  let postings = try FullTextTermGroup.postings(of: termBytes, in: group) else { return }
+            return try body(group, postings)
+        }
         let (otherBlocks, postings) = try FullTextPostingBlock.Directory.summary(first)
-        try body(first, postings)
+        try body(first, postings..<first.count)
         guard otherBlocks > 0 else { return }
         // The other blocks' keys are the first one's followed by a (non-empty) start; the term's
         // keys end before `0x01 term 0x01`.
@@ -339,7 +370,7 @@ struct FullTextSearch {
         upper[upper.count - 1] = 0x01
         let cursor = try store.scan(ByteKeyRange(lower: firstKey + [0x00], upper: upper), descending: false)
         defer { cursor.close() }
-        while let entry = try cursor.next() { try body(entry.value, 0) }
+        while let entry = try cursor.next() { try body(entry.value, 0..<entry.value.count) }
     }
 
     /// Where a block's postings begin: past the directory in a term's first block (the one

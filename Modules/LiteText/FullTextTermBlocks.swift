@@ -7,13 +7,11 @@ import LiteStorage
 /// reads and writes only, no scans.
 enum FullTextTermBlocks {
     /// Merges `documents` (in ID order; an empty part removes the document) into `term`'s
-    /// blocks. `knownEmpty`: the term has no blocks yet (a rebuild's first round), so nothing
-    /// is read.
+    /// blocks, whose first block (already read by the caller) is `first`.
     static func merge(term: [UInt8], documents: [(id: [UInt8], part: ArraySlice<UInt8>)],
-                      into store: any ByteKeyStore, knownEmpty: Bool) throws {
+                      into store: any ByteKeyStore, first: [UInt8]?) throws {
         guard !documents.isEmpty else { return }
         let firstKey = FullTextPostings.blockKey(term: term, firstDocumentID: [])
-        let first = knownEmpty ? nil : try store.get(firstKey)
         var directory = FullTextPostingBlock.Directory()
         var firstPostings = 0
         if let first { (directory, firstPostings) = try FullTextPostingBlock.Directory.read(first) }
@@ -80,18 +78,11 @@ enum FullTextTermBlocks {
 
     /// Writes the blocks of a term that has none yet (a rebuild's first round), encoded
     /// straight from its postings in ID order: the first piece becomes the first block, behind
-    /// the directory of the others' starts — what ``merge(term:documents:into:knownEmpty:)``
+    /// the directory of the others' starts — what ``merge(term:documents:into:first:)``
     /// writes for the same postings, without reading them back.
     static func write(term: [UInt8], pieces: [FullTextPostingBlock.Writer], into store: any ByteKeyStore) throws {
         guard let first = pieces.first, !first.isEmpty else { return }
-        if pieces.count == 1 {
-            // One block (most terms): an empty directory (a zero count), then the postings.
-            var value: [UInt8] = []
-            value.reserveCapacity(first.bytes.count + 1)
-            value.append(0)
-            value += first.bytes
-            return try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: []), value)
-        }
+        if pieces.count == 1 { return try write(term: term, postings: first.bytes[...], into: store) }
         let rest = pieces.dropFirst().filter { !$0.isEmpty }
         let directory = FullTextPostingBlock.Directory(starts: rest.compactMap(\.firstDocumentID))
         try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: []), directory.encoded() + first.bytes)
@@ -101,9 +92,19 @@ enum FullTextTermBlocks {
         }
     }
 
+    /// Writes a term that has no blocks yet and whose postings fit one block: an empty
+    /// directory (a zero count), then the postings.
+    static func write(term: [UInt8], postings: ArraySlice<UInt8>, into store: any ByteKeyStore) throws {
+        var value: [UInt8] = []
+        value.reserveCapacity(postings.count + 1)
+        value.append(0)
+        value += postings
+        try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: []), value)
+    }
+
     /// The block `existing` (its postings from `from`) merged with `changes`, in pieces of
     /// about ``FullTextPostingBlock/targetBytes`` (none when every document is removed).
-    private static func merged(_ existing: [UInt8]?, from: Int,
+    static func merged(_ existing: [UInt8]?, from: Int,
                                with changes: ArraySlice<(id: [UInt8], part: ArraySlice<UInt8>)>) throws -> [FullTextPostingBlock.Writer] {
         var pieces: [FullTextPostingBlock.Writer] = []
         var writer = FullTextPostingBlock.Writer()

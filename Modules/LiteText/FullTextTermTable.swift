@@ -67,7 +67,12 @@ struct FullTextTermTable {
             var slot = Int(truncatingIfNeeded: hash) & mask
             while termSlots[slot] != 0 {
                 let number = Int(termSlots[slot]) - 1
-                if termHashes[number] == hash, terms[number].elementsEqual(bytes) { return Int32(number) }
+                if termHashes[number] == hash, terms[number].count == bytes.count, terms[number].withUnsafeBufferPointer({ known in
+                    guard let stored = known.baseAddress, let wanted = bytes.baseAddress else { return bytes.isEmpty }
+                    return memcmp(stored, wanted, bytes.count) == 0
+                }) {
+                    return Int32(number)
+                }
                 slot = (slot + 1) & mask
             }
             let number = Int32(terms.count)

@@ -8,17 +8,23 @@ package final class SQLiteByteKeyStore: ByteKeyStore, @unchecked Sendable {
     package let name: String
     let file: SQLiteDataFile
     private let table: String
+    /// The SQL of the point operations, made once: interpolating it per call was a String
+    /// allocation per put (a full-text index build does thousands).
+    private let putSQL: String, getSQL: String, deleteSQL: String
 
     init(name: String, file: SQLiteDataFile) {
         self.name = name
         self.file = file
         table = SQLiteSchema.quoted(SQLiteSchema.byteTable(name))
+        putSQL = "INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)"
+        getSQL = "SELECT value FROM \(table) WHERE key=?"
+        deleteSQL = "DELETE FROM \(table) WHERE key=?"
     }
 
     /// Stores `value` under `key`.
     package func put(_ key: [UInt8], _ value: [UInt8]) throws {
         try file.withWriter { writer in
-            let statement = try writer.cached("INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)")
+            let statement = try writer.cached(putSQL)
             statement.bind(1, key)
             statement.bind(2, value)
             try statement.run()
@@ -28,7 +34,7 @@ package final class SQLiteByteKeyStore: ByteKeyStore, @unchecked Sendable {
     /// The value under `key`, or `nil`.
     package func get(_ key: [UInt8]) throws -> [UInt8]? {
         try file.withReader { connection in
-            let statement = try connection.cached("SELECT value FROM \(table) WHERE key=?")
+            let statement = try connection.cached(getSQL)
             defer { statement.reset() }
             statement.bind(1, key)
             return try statement.step() ? statement.bytes(0) : nil
@@ -39,7 +45,7 @@ package final class SQLiteByteKeyStore: ByteKeyStore, @unchecked Sendable {
     @discardableResult
     package func delete(_ key: [UInt8]) throws -> Bool {
         try file.withWriter { writer in
-            let statement = try writer.cached("DELETE FROM \(table) WHERE key=?")
+            let statement = try writer.cached(deleteSQL)
             statement.bind(1, key)
             try statement.run()
             return writer.changes > 0

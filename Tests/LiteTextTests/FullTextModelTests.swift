@@ -32,8 +32,9 @@ import Testing
         }
         mutating func atom() -> String {
             let word = FullTextModelTests.words[pick(FullTextModelTests.words.count)]
-            switch pick(6) {
+            switch pick(7) {
             case 0: return String(word.prefix(3)) + "*"
+            case 6: return String(word.prefix(1)) + "*"   // shorter than a group's prefix (FTS-16)
             case 1: return "\"\(word) \(FullTextModelTests.words[pick(FullTextModelTests.words.count)])\""
             case 2: return "\(FullTextModelTests.columns[pick(2)]):\(word)"
             default: return word
@@ -212,9 +213,11 @@ import Testing
                 model = [:]
                 try check()
                 let store = try core.dataFile.byteKeyStore(definition.storeName)
-                let cursor = try store.scan(prefix: [0x01])
-                defer { cursor.close() }
-                #expect(try cursor.next() == nil)
+                for tag: UInt8 in [0x01, 0x05] {   // no blocks, no groups
+                    let cursor = try store.scan(prefix: [tag])
+                    defer { cursor.close() }
+                    #expect(try cursor.next() == nil)
+                }
             }
         }
     }
@@ -241,6 +244,50 @@ import Testing
             try FullTextIndex.openAll(in: core)
             #expect(try index.search("pool", in: core) == expected)
             #expect(expected.map(\.documentID).sorted() == ["doc0", "doc1"])
+        }
+    }
+
+    /// An index written in format 3 (every term with a first block of its own, no groups) is
+    /// rebuilt when the database opens, and then answers as a new one, with its rare terms
+    /// packed in groups.
+    @Test(arguments: StorageEngineKind.allCases)
+    func anIndexInFormat3IsRebuiltOnOpen(engine: StorageEngineKind) throws {
+        try FullTextTestDatabase.withCore(engine) { core in
+            let definition = FullTextIndexDefinition(name: "three", properties: ["text"], language: "en")
+            let texts = ["a quiet pool", "the beach pools", "a garden", "quiet gardens by the pool", "zebra"]
+            for (number, text) in texts.enumerated() {
+                try FullTextTestDatabase.save(core, "doc\(number)", properties: ["text": text])
+            }
+            let index = try FullTextIndex.create(definition, in: core)
+            let queries = ["pool", "quiet", "garden", "zebra", "po*", "g*", "quiet pool", "\"quiet pool\""]
+            let expected = try queries.map { try index.search($0, in: core) }
+            #expect(expected[0].map(\.documentID).sorted() == ["doc0", "doc1", "doc3"])
+            // What format 3 wrote for the same postings: each term in a first block of its own
+            // (a zero directory count, then its postings), and a stats record saying 3.
+            try core.inTransaction {
+                let store = try core.dataFile.byteKeyStore(definition.storeName)
+                let cursor = try store.scan(prefix: [0x05])
+                var groups: [[UInt8]] = []
+                while let entry = try cursor.next() { groups.append(entry.value) }
+                cursor.close()
+                #expect(!groups.isEmpty)
+                for group in groups {
+                    for member in try FullTextTermGroup.members(of: group) {
+                        try store.put(FullTextPostings.blockKey(term: member.term, firstDocumentID: []), [0] + member.postings)
+                    }
+                }
+                try store.delete(range: ByteKeyRange(prefix: [0x05]))
+                var stats = try FullTextPostings.decodeCounts(try #require(try store.get(FullTextPostings.statsKey)))
+                stats[3] = 3
+                try store.put(FullTextPostings.statsKey, FullTextPostings.encodeCounts(stats))
+            }
+            #expect(throws: TextAnalysisError.self) { try index.search("pool", in: core) }
+            try FullTextIndex.openAll(in: core)
+            #expect(try queries.map { try index.search($0, in: core) } == expected)
+            let store = try core.dataFile.byteKeyStore(definition.storeName)
+            let cursor = try store.scan(prefix: [0x05])
+            defer { cursor.close() }
+            #expect(try cursor.next() != nil)
         }
     }
 }

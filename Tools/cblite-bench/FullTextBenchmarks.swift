@@ -32,6 +32,7 @@ enum FullTextBenchmarks: BenchmarkArea {
         ]
         for corpus in corpora {
             try measure(corpus, options: options, scratch: scratch, into: &report)
+            if ProcessInfo.processInfo.environment["FTS_PROFILE_BUILD_LOOPS"] != nil { return report }
         }
         report.notes.append(try hugeDocumentMemory(scratch: scratch))
         report.notes.append("Ours: LiteText on the SQLite engine (language en: Snowball English stemmer and stop words), "
@@ -80,6 +81,41 @@ enum FullTextBenchmarks: BenchmarkArea {
         }
         sqlite3_finalize(insert)
         try RawSQLite.exec(raw, "COMMIT")
+
+        // For a profiler (`FTS_PROFILE_BUILD_LOOPS=300 perf record … cblite-bench fts`): only the
+        // hotels' index build, many times (with `FTS_PROFILE_BASELINE=1`, FTS5's).
+        if let loops = ProcessInfo.processInfo.environment["FTS_PROFILE_BUILD_LOOPS"].flatMap(Int.init) {
+            let baseline = ProcessInfo.processInfo.environment["FTS_PROFILE_BASELINE"] != nil
+            // The builds' wall and CPU time (the drops between them left out), per build.
+            let clock = ContinuousClock()
+            var wall = Duration.zero, cpu = 0.0
+            func threadCPU() -> Double {
+                var time = timespec()
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+                return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+            }
+            for _ in 0..<loops {
+                if baseline {
+                    try RawSQLite.exec(raw, "DROP TABLE IF EXISTS fts")
+                } else {
+                    try core.inTransaction { try LiteText.FullTextIndex.delete(definition.name, in: core) }
+                }
+                let (start, startCPU) = (clock.now, threadCPU())
+                if baseline {
+                    try RawSQLite.exec(raw, "BEGIN; CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='porter unicode61'); "
+                                       + "INSERT INTO fts (rowid, text) SELECT rowid, text FROM texts; COMMIT")
+                } else {
+                    _ = try LiteText.FullTextIndex.create(definition, in: core)
+                }
+                wall += clock.now - start
+                cpu += threadCPU() - startCPU
+            }
+            if loops > 0 {
+                report.notes.append("profiled builds: \(wall / loops) wall, "
+                                    + String(format: "%.2f ms CPU", cpu * 1000 / Double(loops)) + " per build")
+            }
+            return
+        }
 
         // Build.
         var index: LiteText.FullTextIndex?
