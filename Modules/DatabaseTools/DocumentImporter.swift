@@ -15,23 +15,23 @@ package enum DocumentImporter {
     /// Documents saved per transaction.
     package static let batchSize = 1_000
 
-    /// The most documents the first transaction takes while the check is still running.
-    static let firstBatchLimit = 20_000
+    /// The most documents the first transaction takes; the rest of a longer input is checked
+    /// before it commits.
+    package static let firstBatchLimit = 20_000
 
     /// Imports every document in the file or folder at `path`; returns how many were saved.
     /// Existing documents with the same ID get a new revision.
     ///
-    /// The input is read twice, a block at a time: by an ``ImportCheck`` on its own thread,
-    /// which checks every document (syntax, object, ID), and by an ``ImportEncodingStage`` on
-    /// another, which encodes the documents a chunk ahead of this thread storing them. The
-    /// first transaction is committed only once the check has passed, so bad input imports
-    /// nothing.
+    /// An ``ImportEncodingStage`` on a second thread reads the input a block at a time and
+    /// encodes each transaction's documents a chunk ahead of this thread storing them. The
+    /// first transaction takes documents up to a limit and commits only once the whole input
+    /// is known to be good (the stage checks the rest when the limit comes first), so bad input
+    /// imports nothing.
     /// - Throws: `.notFound` for a missing input, `.invalidArgument` naming the line or file
     ///   that is not a JSON object or has an unusable ID, `.ioFailure` for a failed save.
     @discardableResult
     package static func importDocuments(into core: DatabaseCore, from path: String, idKey: String = "_id",
                                         progress: (ConversionProgress) -> Void = { _ in }) throws -> Int {
-        let check = ImportCheck(path: path, idKey: idKey)
         let stage = ImportEncodingStage(path: path, idKey: idKey, sharedKeys: core.sharedKeys)
         defer { stage.stop() }
         var total: Int?
@@ -42,32 +42,25 @@ package enum DocumentImporter {
                 try core.inTransaction {
                     // The stage must be idle before the transaction ends, whichever way.
                     defer { stage.settle() }
+                    // A batch; the first transaction grows, a chunk at a time, up to its limit.
+                    var allowed = batchSize
                     var count = 0
-                    do {
-                        // This transaction's documents: a batch, and the first transaction
-                        // goes on while the check runs (up to a limit), a chunk at a time.
-                        var allowed = batchSize
-                        stage.allow(allowed)
-                        while let chunk = stage.take() {
-                            for document in chunk.documents {
-                                try save(document, into: core)
-                                count += 1
-                            }
-                            if let error = chunk.error { throw error }
-                            if chunk.atEnd { atEnd = true }
-                            if !chunk.atEnd, total == nil, allowed - count < 2 * ImportEncodingStage.chunkSize,
-                               allowed < firstBatchLimit, !check.isFinished {
-                                stage.allow(ImportEncodingStage.chunkSize)
-                                allowed += ImportEncodingStage.chunkSize
-                            }
+                    stage.allow(allowed)
+                    while let chunk = stage.take() {
+                        for document in chunk.documents {
+                            try save(document, into: core)
+                            count += 1
                         }
-                    } catch {
-                        // The check's error, if any, names the first bad document in the input.
-                        if total == nil { _ = try check.wait() }
-                        throw error
+                        if let error = chunk.error { throw error }
+                        if chunk.atEnd { atEnd = true }
+                        if !chunk.atEnd, total == nil, allowed - count < 2 * ImportEncodingStage.chunkSize,
+                           allowed < firstBatchLimit {
+                            stage.allow(ImportEncodingStage.chunkSize)
+                            allowed += ImportEncodingStage.chunkSize
+                        }
                     }
                     if total == nil {
-                        total = try check.wait()
+                        total = atEnd ? count : try stage.validateRest()
                         progress(ConversionProgress(phase: .importing, completed: 0, total: total ?? 0))
                     }
                     saved += count

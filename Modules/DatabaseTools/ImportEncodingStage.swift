@@ -4,7 +4,9 @@ import LiteSupport
 
 /// The importer's encoding stage, on a thread of its own: reads the input and turns each
 /// document into its ID and Fleece body (parse, checks, shared keys, encoding), in chunks,
-/// ahead of the importer's thread storing them.
+/// ahead of the importer's thread storing them. When the first transaction reaches its limit
+/// before the end of the input, it checks the rest (``validateRest()``) before that
+/// transaction commits, so bad input imports nothing.
 ///
 /// It encodes only the documents the importer has allowed (``allow(_:)``), which the importer
 /// does inside its write transaction for that transaction's documents, and the importer takes
@@ -39,9 +41,13 @@ final class ImportEncodingStage: @unchecked Sendable {
         var allowed = 0
         var encoded = 0
         var ready: [Chunk] = []
+        /// Documents handed out in chunks (those the input really had).
+        var consumed = 0
         var working = false
         var finished = false
         var stopping = false
+        var validationRequested = false
+        var validation: Result<Int, DatabaseToolsError>?
     }
 
     private let condition = NSCondition()
@@ -67,10 +73,23 @@ final class ImportEncodingStage: @unchecked Sendable {
         let encoder = FleeceEncoder(sharedKeys: sharedKeys)
         while true {
             condition.lock()
-            while !state.stopping && (state.finished || state.encoded >= state.allowed) { condition.wait() }
+            while !state.stopping && !(state.validationRequested && state.validation == nil)
+                    && (state.finished || state.encoded >= state.allowed) { condition.wait() }
             if state.stopping {
                 condition.unlock()
                 return
+            }
+            if state.validationRequested && state.validation == nil {
+                let consumed = state.consumed
+                state.working = true
+                condition.unlock()
+                let result = validateRest(of: &reader, readerError: readerError, consumed: consumed, path: path, idKey: idKey)
+                condition.lock()
+                state.validation = result
+                state.working = false
+                condition.broadcast()
+                condition.unlock()
+                continue
             }
             let count = min(Self.chunkSize, state.allowed - state.encoded)
             state.working = true
@@ -97,11 +116,51 @@ final class ImportEncodingStage: @unchecked Sendable {
             condition.lock()
             state.working = false
             state.encoded += count
+            state.consumed += chunk.documents.count
             if chunk.atEnd || chunk.error != nil { state.finished = true }
             state.ready.append(chunk)
             condition.broadcast()
             condition.unlock()
         }
+    }
+
+    /// Checks every document after the `consumed` ones handed out (syntax, object, ID), then
+    /// opens the input again at the first of them for the chunks to come. Returns the number of
+    /// documents in the input.
+    private func validateRest(of reader: inout ImportReader?, readerError: DatabaseToolsError?, consumed: Int,
+                              path: String, idKey: String) -> Result<Int, DatabaseToolsError> {
+        if let readerError { return .failure(readerError) }
+        do {
+            var count = consumed
+            while let item = try reader?.next() {
+                try DocumentImporter.checkDocument(item, idKey: idKey)
+                count += 1
+            }
+            var again = try ImportReader(path: path)
+            for _ in 0..<consumed { _ = try again.next() }
+            reader = again
+            return .success(count)
+        } catch let error as DatabaseToolsError {
+            return .failure(error)
+        } catch {
+            return .failure(DatabaseToolsError(.ioFailure, "cannot read \(path)", underlying: error))
+        }
+    }
+
+    /// Checks the rest of the input, past the documents taken so far, without encoding it
+    /// (the first transaction may commit only once the whole input is known to be good); the
+    /// chunks allowed afterwards continue with the first document not taken yet.
+    /// - Returns: the number of documents in the input.
+    /// - Throws: the error of the first bad document after those taken, or of reading the input.
+    func validateRest() throws -> Int {
+        condition.lock()
+        state.validationRequested = true
+        condition.broadcast()
+        while state.validation == nil { condition.wait() }
+        let result = state.validation
+        condition.unlock()
+        guard let result else { throw DatabaseToolsError(.ioFailure, "the import's check gave no result") }
+        return try result.get()
     }
 
     /// Lets the stage encode `count` more documents (it starts at once).

@@ -137,6 +137,45 @@ extension StreamingImportTests {
     }
 }
 
+extension StreamingImportTests {
+    /// Past the first transaction's limit the rest of the input is checked before that
+    /// transaction commits, and the documents after the limit are then read again from the
+    /// input: all of them arrive once, in input order of sequences; a bad last line imports
+    /// nothing.
+    @Test(arguments: StorageEngineKind.allCases)
+    func inputLongerThanTheFirstTransactionIsCheckedThenResumed(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let count = DocumentImporter.firstBatchLimit + 1_500
+            let lines = (0..<count).map { #"{"_id":"doc-\#($0)","n":\#($0)}"# }
+            let good = directory.appending("good.jsonl")
+            try Data(lines.joined(separator: "\n").utf8).write(to: good)
+            let bad = directory.appending("bad.jsonl")
+            try Data((lines + [#"{"_id":"last","n":tru}"#]).joined(separator: "\n").utf8).write(to: bad)
+
+            let refused = try DatabaseLocation(path: directory.appending("refused.cblite2").path)
+                .open(.create(engine: engine.rawValue))
+            defer { try? refused.close() }
+            let error = #expect(throws: DatabaseToolsError.self) {
+                try DocumentImporter.importDocuments(into: refused, from: bad.path)
+            }
+            #expect(error.map { "\($0)" }?.contains("line \(count + 1)") == true, "\(String(describing: error))")
+            #expect(try refused.documentCount() == 0)
+
+            let core = try DatabaseLocation(path: directory.appending("db.cblite2").path).open(.create(engine: engine.rawValue))
+            defer { try? core.close() }
+            #expect(try DocumentImporter.importDocuments(into: core, from: good.path) == count)
+            #expect(try core.documentCount() == count)
+            #expect(try core.lastSequence() == UInt64(count))
+            for index in [0, DocumentImporter.firstBatchLimit - 1, DocumentImporter.firstBatchLimit, count - 1] {
+                let document = try #require(try core.document(id: "doc-\(index)"))
+                #expect(document.sequence == UInt64(index + 1))
+                let body = try #require(try document.body(sharedKeys: core.sharedKeys))
+                #expect(body.root.dictionary?["n"]?.int64 == Int64(index))
+            }
+        }
+    }
+}
+
 /// The importer's block size, restated so the test makes a line longer than one block.
 private enum ImportReaderSize {
     static let block = 1 << 20
