@@ -1,5 +1,6 @@
 import Fleece
 import Foundation
+import LiteDatabase
 import LiteSupport
 
 /// The importer's encoding stage, on a thread of its own: reads the input and turns each
@@ -19,7 +20,7 @@ final class ImportEncodingStage: @unchecked Sendable {
     /// One document ready to store.
     struct Document: Sendable {
         var id: String
-        var body: [UInt8]
+        var body: EncodedRevisionBody
         /// The input and position, for error messages.
         var origin: String
     }
@@ -230,7 +231,7 @@ final class ImportEncodingStage: @unchecked Sendable {
             }
         }
         let body = try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin): cannot save document \"\(id)\"") {
-            try encoder.finish()
+            try EncodedRevisionBody(bytes: encoder.finish(), sharedKeys: sharedKeys)
         }
         return Document(id: id, body: body, origin: item.origin)
     }

@@ -114,13 +114,14 @@ extension DatabaseCore {
     /// persists). Otherwise as ``saveRevision(id:base:deleted:policy:encodeBody:)``.
     @discardableResult
     package func saveRevision(
-        id: String, base: RevisionID?, policy: ConcurrencyPolicy, encodedBody: [UInt8]
+        id: String, base: RevisionID?, policy: ConcurrencyPolicy, encodedBody: EncodedRevisionBody
     ) throws -> StoredDocument? {
-        try saveRevision(id: id, base: base, deleted: false, policy: policy) { encodedBody }
+        try saveRevision(id: id, base: base, deleted: false, policy: policy, encoded: encodedBody) { encodedBody.bytes }
     }
 
     private func saveRevision(
-        id: String, base: RevisionID?, deleted: Bool, policy: ConcurrencyPolicy, makeBody: () throws -> [UInt8]
+        id: String, base: RevisionID?, deleted: Bool, policy: ConcurrencyPolicy, encoded: EncodedRevisionBody? = nil,
+        makeBody: () throws -> [UInt8]
     ) throws -> StoredDocument? {
         try Self.validate(documentID: id)
         return try inTransaction {
@@ -133,10 +134,15 @@ extension DatabaseCore {
                 parent = current
             }
             let body = deleted ? StoredDocument.emptyDictionary : try makeBody()
-            let hasBlobs = try !deleted && BlobReferences.mayContainBlobs(body: body, sharedKeys: sharedKeys)
+            let hasBlobs = try encoded?.hasBlobs ?? (!deleted && BlobReferences.mayContainBlobs(body: body, sharedKeys: sharedKeys)
                 && BlobReferences.containsBlobs(
-                    body: body, root: FleeceDocument(bytes: body, sharedKeys: sharedKeys, trusted: true).root)
-            let revisionID = RevisionID.next(after: parent, deleted: deleted, body: body)
+                    body: body, root: FleeceDocument(bytes: body, sharedKeys: sharedKeys, trusted: true).root))
+            let revisionID: RevisionID
+            if parent == nil, let encoded {
+                revisionID = encoded.firstRevisionID
+            } else {
+                revisionID = RevisionID.next(after: parent, deleted: deleted, body: body)
+            }
             try document.tree.insert(revisionID, body: body, deleted: deleted, hasAttachments: hasBlobs,
                                      parent: parent, allowConflict: false)
             try store(&document)
