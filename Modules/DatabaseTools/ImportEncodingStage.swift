@@ -38,12 +38,10 @@ final class ImportEncodingStage: @unchecked Sendable {
     static let chunkSize = 64
 
     private struct State {
-        /// Documents the importer allowed so far, and those the stage has been through.
+        /// Documents the importer allowed so far, and those the stage handed out in chunks.
         var allowed = 0
         var encoded = 0
         var ready: [Chunk] = []
-        /// Documents handed out in chunks (those the input really had).
-        var consumed = 0
         var working = false
         var finished = false
         var stopping = false
@@ -81,7 +79,7 @@ final class ImportEncodingStage: @unchecked Sendable {
                 return
             }
             if state.validationRequested && state.validation == nil {
-                let consumed = state.consumed
+                let consumed = state.encoded
                 state.working = true
                 condition.unlock()
                 let result = validateRest(of: &reader, readerError: readerError, consumed: consumed, path: path, idKey: idKey)
@@ -116,8 +114,7 @@ final class ImportEncodingStage: @unchecked Sendable {
 
             condition.lock()
             state.working = false
-            state.encoded += count
-            state.consumed += chunk.documents.count
+            state.encoded += chunk.documents.count
             if chunk.atEnd || chunk.error != nil { state.finished = true }
             state.ready.append(chunk)
             condition.broadcast()
