@@ -10,6 +10,12 @@ final class SQLiteConnection: @unchecked Sendable {
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
     private var isClosed = false
+    /// The WAL-index header as it was just before the kept read transaction began; nil when no
+    /// read transaction is kept open (see `SQLiteConnection+KeptRead.swift`).
+    var keptReadHeader: WALIndexHeader?
+    /// SQLite's own mapping of the first region of the `-shm` file, once looked up.
+    var walIndex: UnsafeRawPointer?
+    var walIndexLookedUp = false
 
     /// Opens a connection; `flags` are `SQLITE_OPEN_*` values.
     init(path: String, flags: Int32, uri: String? = nil) throws {
@@ -29,7 +35,9 @@ final class SQLiteConnection: @unchecked Sendable {
 
     func close() {
         guard !isClosed else { return }
+        endKeptRead()
         isClosed = true
+        walIndex = nil
         for statement in statements.values { statement.finalize() }
         statements.removeAll()
         sqlite3_close_v2(handle)

@@ -18,8 +18,35 @@ final class SQLiteConnectionPool: Sendable {
         self.reader = reader
     }
 
-    /// An idle connection, or a new one.
+    /// An idle connection, or a new one, in autocommit mode (for a snapshot or a cursor).
     func checkout() throws -> SQLiteConnection {
+        let connection = try checkoutKeepingRead()
+        connection.endKeptRead()
+        return connection
+    }
+
+    /// A connection whose reads see the latest commit, through a read transaction kept open
+    /// between checkouts where possible (Storage-13); for a read by key or another short read.
+    func checkoutForReading() throws -> SQLiteConnection {
+        let connection = try checkoutKeepingRead()
+        do {
+            try connection.prepareKeptRead()
+        } catch {
+            checkin(connection)
+            throw error
+        }
+        return connection
+    }
+
+    /// Ends the read transactions idle connections keep, so that they do not hold back the
+    /// checkpoint of what was just committed (called after every commit on the file).
+    func endKeptReads() {
+        idle.withLock { idle in
+            for connection in idle.connections { connection.endKeptRead() }
+        }
+    }
+
+    private func checkoutKeepingRead() throws -> SQLiteConnection {
         if let connection = idle.withLock({ $0.connections.popLast() }) { return connection }
         let connection = try SQLiteConnection(path: path, flags: flags)
         if let reader { try SQLiteFleeceFunctions.register(on: connection, reader: reader) }

@@ -20,6 +20,9 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     let shared: SharedFile
     let writer: SQLiteConnection?
     let pool: SQLiteConnectionPool
+    let readerPools: SQLiteReaderPools
+    /// Checkpoints the WAL off the writer's thread (read-write files only).
+    let checkpointer: SQLiteCheckpointer?
     let scopes = ThreadScopes<SQLiteSnapshot>()
     private let closed = Atomic<Bool>(false)
 
@@ -66,6 +69,15 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         pool = SQLiteConnectionPool(path: path, readOnly: readOnly, reader: reader)
         if let firstReader { pool.checkin(firstReader) }
         shared = SharedFile.retain(path: path)
+        readerPools = SQLiteReaderPools.of(shared)
+        readerPools.add(pool)
+        if let writer, !readOnly {
+            let checkpointer = SQLiteCheckpointer(path: path)
+            checkpointer.attach(to: writer)
+            self.checkpointer = checkpointer
+        } else {
+            checkpointer = nil
+        }
     }
 
     deinit { try? close() }   // allowed: a deinit cannot report; close() was the caller's to call and check
@@ -84,7 +96,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         try checkOpen()
         if let writer, scopes.isWriting { return try body(writer) }
         if let snapshot = scopes.currentSnapshot { return try body(snapshot.connection) }
-        let connection = try pool.checkout()
+        let connection = try pool.checkoutForReading()
         defer { pool.checkin(connection) }
         return try body(connection)
     }
@@ -174,6 +186,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         }
         _ = scopes.leaveWrite()
         shared.unlockWriter()
+        readerPools.endKeptReads()
         shared.notify(event)
         return result
     }
@@ -301,6 +314,11 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
 
     // MARK: Maintenance
 
+    /// Waits until a checkpoint queued by earlier commits has run (for tests).
+    package func waitForBackgroundCheckpoint() {
+        checkpointer?.waitUntilIdle()
+    }
+
     /// Frees unused pages (`incremental_vacuum`) and folds the WAL into the file.
     package func compact() throws {
         try checkOpen()
@@ -310,7 +328,10 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         try shared.lockWriter()
         defer { shared.unlockWriter() }
         try checkOpen()
-        try writer.execute("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE)")
+        try writer.execute("PRAGMA incremental_vacuum")
+        // Idle readers' kept read transactions would keep the checkpoint from emptying the WAL.
+        readerPools.endKeptReads()
+        try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Closes every connection; see `DataFile.close`.
@@ -332,6 +353,9 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
             return state.observerTokens
         }
         shared.removeObservers(tokens)
+        readerPools.remove(pool)
+        if let writer { checkpointer?.detach(from: writer) }
+        checkpointer?.close()
         writer?.close()
         pool.closeAll()
         shared.release()

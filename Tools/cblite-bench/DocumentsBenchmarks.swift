@@ -86,6 +86,11 @@ enum DocumentsBenchmarks: BenchmarkArea {
             }, baseline: {
                 try RawDocuments.update(path: rawPath, documents: documents, indices: updated)
             })
+            if let loops = ProcessInfo.processInfo.environment["DOCS_PROFILE_LOOPS"].flatMap(Int.init) {
+                try profile(loops: loops, engine: engine, database: database, rawPath: rawPath,
+                            documents: documents, updated: updated, into: &report)
+                continue
+            }
             var found = 0
             let (ourRead, rawRead) = try Stopwatch.pairedMedians(iterations: options.iterations, ours: {
                 found = 0
@@ -117,6 +122,47 @@ enum DocumentsBenchmarks: BenchmarkArea {
                             + "import ≤ 2.2× (SQLite) and ≤ 1.5× (RocksDB), update ≤ 3×, reads by ID ≤ 1× and ≤ 0.8×; "
                             + "RocksDB import at least as fast as SQLite's (≤ 1).")
         return report
+    }
+
+    /// For a profiler (`DOCS_PROFILE_LOOPS=50 DOCS_PROFILE=read perf record … cblite-bench documents`):
+    /// only the reads (or `update`) on each engine, many times; `DOCS_PROFILE_BASELINE=1` runs raw
+    /// SQLite's instead, `DOCS_PROFILE_ENGINE=sqlite` only that engine. Prints the thread CPU time
+    /// per loop.
+    private static func profile(loops: Int, engine: CouchbaseLiteSwift.StorageEngine, database: Database,
+                                rawPath: String, documents: [(id: String, json: String)], updated: [Int],
+                                into report: inout BenchmarkReport) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let baseline = environment["DOCS_PROFILE_BASELINE"] != nil
+        let updating = environment["DOCS_PROFILE"] == "update"
+        if let only = environment["DOCS_PROFILE_ENGINE"], only != "\(engine)" { return }
+        func threadCPU() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        let start = threadCPU()
+        for _ in 0..<loops {
+            switch (baseline, updating) {
+            case (true, false): try RawDocuments.readAll(path: rawPath, documents: documents)
+            case (true, true): try RawDocuments.update(path: rawPath, documents: documents, indices: updated)
+            case (false, false):
+                for (id, _) in documents where database.document(withID: id)?.string(forKey: "_id") != id {
+                    throw StorageError(.notFound, "benchmark lost \(id)")
+                }
+            case (false, true):
+                try database.inBatch {
+                    for index in updated {
+                        guard let doc = database.document(withID: documents[index].id)?.toMutable() else {
+                            throw StorageError(.notFound, "benchmark lost \(documents[index].id)")
+                        }
+                        doc.setString("updated", forKey: "bench")
+                        try database.saveDocument(doc)
+                    }
+                }
+            }
+        }
+        report.notes.append("\(engine) profiled \(baseline ? "baseline " : "")\(updating ? "update" : "read"): "
+                            + String(format: "%.2f ms CPU per loop", (threadCPU() - start) * 1000 / Double(max(loops, 1))))
     }
 
     private static func open(_ engine: CouchbaseLiteSwift.StorageEngine, in folder: String) throws -> Database {
