@@ -3,7 +3,7 @@ import Dispatch
 import LiteSupport
 
 /// Copies committed pages from the WAL back into the database file on a queue of its own
-/// (Storage-14), so that a commit does not wait for the checkpoint and its `fsync`: SQLite's own
+/// (Storage-15), so that a commit does not wait for the checkpoint and its `fsync`: SQLite's own
 /// automatic checkpoint runs inside the commit that crosses 1,000 pages of WAL.
 ///
 /// The writer connection reports the WAL's length after each commit (`sqlite3_wal_hook`, which

@@ -14,7 +14,7 @@ struct WALIndexHeader: Equatable {
     }
 }
 
-// Reader connections keep their read transaction open between reads (Storage-13): starting
+// Reader connections keep their read transaction open between reads (Storage-14): starting
 // and ending one costs SQLite about six `fcntl` lock calls, a third of a read by key. The kept
 // transaction is used only while the WAL-index header is unchanged, that is while it still
 // sees the latest commit, and it is ended after every commit in this process so that it never

@@ -26,7 +26,7 @@ final class SQLiteConnectionPool: Sendable {
     }
 
     /// A connection whose reads see the latest commit, through a read transaction kept open
-    /// between checkouts where possible (Storage-13); for a read by key or another short read.
+    /// between checkouts where possible (Storage-14); for a read by key or another short read.
     func checkoutForReading() throws -> SQLiteConnection {
         let connection = try checkoutKeepingRead()
         do {

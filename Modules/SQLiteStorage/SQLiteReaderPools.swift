@@ -3,7 +3,7 @@ import LiteSupport
 
 /// The reader pools of every `SQLiteDataFile` open on one path in this process, kept in the
 /// path's `SharedFile`, so that a commit through any instance ends the read transactions all
-/// idle readers keep (Storage-13) and none holds back the checkpoint of that commit.
+/// idle readers keep (Storage-14) and none holds back the checkpoint of that commit.
 final class SQLiteReaderPools: Sendable {
     private let pools = Locked<[ObjectIdentifier: SQLiteConnectionPool]>([:])
 

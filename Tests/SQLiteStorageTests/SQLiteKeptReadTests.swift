@@ -4,9 +4,9 @@ import SQLiteStorage
 import Testing
 import TestSupport
 
-/// Reader connections keep a read transaction open between reads (Storage-13): a read must still
+/// Reader connections keep a read transaction open between reads (Storage-14): a read must still
 /// see every commit made before it, whoever made it, and a kept transaction must not keep the
-/// WAL from being checkpointed (in the background, Storage-14).
+/// WAL from being checkpointed (in the background, Storage-15).
 @Suite struct SQLiteKeptReadTests {
     private func body(_ text: String) -> [UInt8] { Array(text.utf8) }
 
@@ -86,7 +86,7 @@ import TestSupport
     }
 
     /// Commits past 1,000 pages of WAL are copied into the database file by the background
-    /// checkpoint (Storage-14), not left in the WAL.
+    /// checkpoint (Storage-15), not left in the WAL.
     @Test func committedPagesReachTheDatabaseFile() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appending("db.sqlite3").path
