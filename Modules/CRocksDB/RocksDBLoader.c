@@ -45,6 +45,7 @@ static const char *const library_names[] = {
     X(rocksdb_options_set_compression) \
     X(rocksdb_options_set_create_if_missing) \
     X(rocksdb_options_set_keep_log_file_num) \
+    X(rocksdb_options_set_max_file_opening_threads) \
     X(rocksdb_options_set_max_log_file_size) \
     X(rocksdb_options_set_memtable_prefix_bloom_size_ratio) \
     X(rocksdb_options_set_memtable_whole_key_filtering) \
@@ -153,6 +154,7 @@ void rocksdb_options_set_block_based_table_factory(rocksdb_options_t* a0, rocksd
 void rocksdb_options_set_compression(rocksdb_options_t* a0, int a1) { CALL(rocksdb_options_set_compression)(a0, a1); }
 void rocksdb_options_set_create_if_missing(rocksdb_options_t* a0, unsigned char a1) { CALL(rocksdb_options_set_create_if_missing)(a0, a1); }
 void rocksdb_options_set_keep_log_file_num(rocksdb_options_t* a0, size_t a1) { CALL(rocksdb_options_set_keep_log_file_num)(a0, a1); }
+void rocksdb_options_set_max_file_opening_threads(rocksdb_options_t* a0, int a1) { CALL(rocksdb_options_set_max_file_opening_threads)(a0, a1); }
 void rocksdb_options_set_max_log_file_size(rocksdb_options_t* a0, size_t a1) { CALL(rocksdb_options_set_max_log_file_size)(a0, a1); }
 void rocksdb_options_set_memtable_prefix_bloom_size_ratio(rocksdb_options_t* a0, double a1) { CALL(rocksdb_options_set_memtable_prefix_bloom_size_ratio)(a0, a1); }
 void rocksdb_options_set_memtable_whole_key_filtering(rocksdb_options_t* a0, unsigned char a1) { CALL(rocksdb_options_set_memtable_whole_key_filtering)(a0, a1); }
