@@ -181,9 +181,10 @@ extension DatabaseCore {
             case .read: document = try self.document(id: id) ?? StoredDocument(id: id)
             case let .readInThisTransaction(read): document = read ?? StoredDocument(id: id)
             }
-            let fleece = try FleeceDocument(bytes: body.isEmpty ? StoredDocument.emptyDictionary : body,
-                                            sharedKeys: sharedKeys, trusted: true)
-            let hasBlobs = BlobReferences.containsBlobs(fleece.root)
+            let bytes = body.isEmpty ? StoredDocument.emptyDictionary : body
+            let fleece = try FleeceDocument(bytes: bytes, sharedKeys: sharedKeys, trusted: true)
+            // Screened by bytes first, as a save is: most bodies hold no `@type` and skip the walk.
+            let hasBlobs = BlobReferences.containsBlobs(body: bytes, root: fleece.root)
             let added = try document.tree.insertHistory(history, body: body, deleted: deleted,
                                                         hasAttachments: hasBlobs, markConflict: markConflict)
             var remoteChanged = false

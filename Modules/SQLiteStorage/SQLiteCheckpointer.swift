@@ -9,8 +9,8 @@ import LiteSupport
 /// The writer connection reports the WAL's length after each commit (`sqlite3_wal_hook`, which
 /// replaces SQLite's automatic checkpoint). Past ``backgroundThreshold`` frames a passive
 /// checkpoint is queued on a connection of the checkpointer's own; past ``writerThreshold``
-/// (the queue has fallen behind) the writer checkpoints itself, as SQLite would, so the WAL
-/// stays bounded. A passive checkpoint never waits for readers or the writer, and a crash in
+/// (the queue has fallen behind) the writer waits for the queue and checkpoints itself, as
+/// SQLite would, so the WAL stays bounded. A passive checkpoint never waits for readers or the writer, and a crash in
 /// the middle of one loses nothing: the WAL stays the record until the checkpoint completes.
 final class SQLiteCheckpointer: @unchecked Sendable {
     /// SQLite's own automatic checkpoint threshold, in pages.
@@ -25,7 +25,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
 
     init(path: String) {
         self.path = path
-        queue = DispatchQueue(label: "SQLite checkpoints: \(path)", qos: .utility)
+        queue = DispatchQueue(label: "SQLite checkpoints: \(path)")
     }
 
     /// Makes `writer` report to this checkpointer after each commit.
@@ -41,6 +41,11 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// Called on the writer's thread after a commit left `frames` pages in the WAL.
     fileprivate func committed(frames: Int32, writer: OpaquePointer?) {
         if frames >= Self.writerThreshold {
+            // A queued checkpoint still copying would make this one give up at once (one
+            // checkpointer at a time), and a writer that keeps outrunning the queue would grow
+            // the WAL without end: wait for it, then copy the rest, so the next transaction can
+            // start the WAL over.
+            waitUntilIdle()
             // allowed: a checkpoint that cannot finish now leaves the pages in the WAL, where they are safe
             sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             return

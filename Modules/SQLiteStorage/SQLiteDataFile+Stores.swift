@@ -151,9 +151,14 @@ extension SQLiteDataFile {
         defer { statement.reset() }
         statement.bind(1, SQLiteSchema.table(store))
         let found = try statement.step()
-        // Only a plain reader sees the latest committed schema (a snapshot or the open
-        // transaction may see another), so only its answer is cached.
-        if connection !== writer, scopes.currentSnapshot == nil {
+        // A plain reader sees the latest committed schema; so does the writer while its open
+        // transaction has changed none (no other writer can commit meanwhile). A snapshot may
+        // see an older one. Only those answers are cached: a push or a pull reads every
+        // document on the writer or in a snapshot, and asked SQLite's table_info each time.
+        let seesCommittedSchema = connection === writer
+            ? scopes.isWriting && transaction.map { !$0.changedSchema && $0.addedExpiration.isEmpty } == true
+            : scopes.currentSnapshot == nil
+        if seesCommittedSchema {
             schema.withLock { state in
                 if state.generation == generation { state.expiration[store] = found }
             }

@@ -73,6 +73,25 @@ import Testing
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func anInsertedRevisionIsFlaggedWhenItRefersToABlob(engine: StorageEngineKind) throws {
+        try withTemporaryCore(engine) { core, _ in
+            let digest = "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA="
+            let bodies = [
+                ("none", #"{"type":"blob","v":[1,{"a":"@typ"}]}"#, false),
+                ("nested", #"{"list":[{"photo":{"@type":"blob","digest":"\#(digest)","length":1}}]}"#, true),
+                ("top", #"{"@type":"blob"}"#, true),
+                ("notABlob", #"{"x":{"@type":"photo"}}"#, false),
+            ]
+            for (id, json, flagged) in bodies {
+                let (document, _) = try core.insertRevision(id: id, history: [try revision("1-aaaa")],
+                                                             body: try fleece(core, json), deleted: false)
+                #expect(document.flags.contains(.hasAttachments) == flagged, "\(id)")
+                #expect(try core.document(id: id)?.flags.contains(.hasAttachments) == flagged, "\(id)")
+            }
+        }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func resolvingAConflictRemovesTheLoserAndCanSaveAMerge(engine: StorageEngineKind) throws {
         try withTemporaryCore(engine) { core, _ in
             let base = try #require(try save(core, "doc", #"{"v":1}"#))

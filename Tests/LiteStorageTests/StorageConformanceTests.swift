@@ -71,6 +71,11 @@ import TestSupport
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func expirationColumnSeenByLaterTransactions(engine: StorageEngineKind) throws {
+        try withTemporaryDataFile(engine, StorageConformance.expirationColumnSeenByLaterTransactions)
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func tenMegabyteBodyRoundTrips(engine: StorageEngineKind) throws {
         try withTemporaryDataFile(engine, StorageConformance.tenMegabyteBodyRoundTrips)
     }

@@ -147,6 +147,40 @@ extension StorageConformance {
         #expect(try store.nextExpiration() == nil)
     }
 
+    /// Reads inside write transactions see the expiration column appear and, after an aborted
+    /// transaction added it, disappear (an engine may remember what a transaction's reads saw).
+    package static func expirationColumnSeenByLaterTransactions(_ file: any DataFile) throws {
+        struct Boom: Error {}
+        let store = try file.keyStore("default")
+        try insert(["a", "b"], into: store, of: file)
+        // Reads on the writer before any expiration exists.
+        let before = try file.write { () throws -> (String?, Int64?) in
+            (try store.get("a")?.key, try store.expiration(of: "a"))
+        }
+        #expect(before.0 == "a" && before.1 == nil)
+        var setInAborted: Int64?
+        #expect(throws: Boom.self) {
+            try file.write { () throws -> Void in
+                try store.setExpiration("a", to: 10)
+                setInAborted = try store.expiration(of: "a")
+                throw Boom()
+            }
+        }
+        #expect(setInAborted == 10)
+        let afterAbort = try file.write { () throws -> (String?, Int64?, Int64?) in
+            let read = (try store.get("b")?.key, try store.expiration(of: "a"))
+            try store.setExpiration("b", to: 20)
+            return (read.0, read.1, try store.expiration(of: "b"))
+        }
+        #expect(afterAbort.0 == "b" && afterAbort.1 == nil && afterAbort.2 == 20)
+        let later = try file.write { () throws -> (String?, Int64?) in
+            (try store.get("b")?.key, try store.expiration(of: "b"))
+        }
+        #expect(later.0 == "b" && later.1 == 20)
+        #expect(try store.expiration(of: "b") == 20)
+        #expect(try store.nextExpiration() == 20)
+    }
+
     // MARK: Size
 
     /// A 10 MB body is stored and read back intact.
