@@ -52,6 +52,11 @@ package protocol DataFile: AnyObject, Sendable {
     /// Removes an observer.
     func removeCommitObserver(_ token: CommitObserverToken)
 
+    /// Waits until work the engine does in the background after commits (SQLite's checkpoint
+    /// of the WAL) has finished; nothing is lost without it. For measurements that must not
+    /// see one operation's background work land in the next one's time.
+    func waitForBackgroundWork()
+
     /// Reclaims unused space.
     func compact() throws
     /// The indexes the file declares that are not this project's own (see ``ForeignIndex``):

@@ -235,6 +235,9 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
 
     // MARK: Maintenance
 
+    /// Nothing to wait for: RocksDB's own flushes and compactions are not this seam's.
+    package func waitForBackgroundWork() {}
+
     /// Compacts every level (drops deleted and overwritten values from disk).
     package func compact() throws {
         try checkOpen()

@@ -314,8 +314,8 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
 
     // MARK: Maintenance
 
-    /// Waits until a checkpoint queued by earlier commits has run (for tests).
-    package func waitForBackgroundCheckpoint() {
+    /// Waits until a checkpoint queued by earlier commits has run; see `DataFile.waitForBackgroundWork`.
+    package func waitForBackgroundWork() {
         checkpointer?.waitUntilIdle()
     }
 

@@ -96,7 +96,7 @@ import TestSupport
             for round in 0..<30 {
                 try put(file, "doc\(round)", large)
             }
-            file.waitForBackgroundCheckpoint()
+            file.waitForBackgroundWork()
             let fileSize = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
             #expect(fileSize > 4_000_000, "the database file has only \(fileSize) bytes")
             for round in 0..<30 { #expect(try read(file, "doc\(round)")?.count == large.count) }

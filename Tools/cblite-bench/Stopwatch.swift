@@ -28,14 +28,17 @@ enum Stopwatch {
     /// Times `ours` and `baseline` alternately, so that a busy spell of the machine hits both
     /// alike, and returns each one's median. `prepareOurs`/`prepareBaseline` run untimed before
     /// each timed run (e.g. to create an empty database).
+    /// `settleOurs` runs untimed after each of ours (e.g. to let a background checkpoint finish
+    /// before the baseline is timed).
     static func pairedMedians(iterations: Int, prepareOurs: () throws -> Void = {},
-                              prepareBaseline: () throws -> Void = {}, ours: () throws -> Void,
-                              baseline: () throws -> Void) rethrows -> (Duration, Duration) {
+                              prepareBaseline: () throws -> Void = {}, settleOurs: () throws -> Void = {},
+                              ours: () throws -> Void, baseline: () throws -> Void) rethrows -> (Duration, Duration) {
         var oursTimes: [Duration] = []
         var baselineTimes: [Duration] = []
         func runOurs() throws {
             try prepareOurs()
             oursTimes.append(try median(iterations: 1, ours))
+            try settleOurs()
         }
         func runBaseline() throws {
             try prepareBaseline()
