@@ -62,6 +62,9 @@ enum ReplicationBenchmarks: BenchmarkArea {
             let started = try loopbackListener(serving: database)
             target = database
             listener = started
+        }, settleOurs: {
+            // The target's background checkpoint is not the import's to pay for.
+            target?.waitForBackgroundWork()
         }, ours: {
             guard let url = listener?.urls.first, let pushSource else {
                 throw StorageError(.engineFailure, "listener has no URL")
@@ -253,6 +256,8 @@ enum ReplicationBenchmarks: BenchmarkArea {
 
         let (push, local) = try Stopwatch.pairedMedians(iterations: min(options.iterations, 3), prepareOurs: {
             try startListener()
+        }, settleOurs: {
+            target?.waitForBackgroundWork()
         }, ours: {
             try pushToListener()
         }, baseline: {
