@@ -84,12 +84,16 @@ struct FullTextPendingPostings {
     }
 
     /// Records that document `ordinal` no longer holds the terms of `texts`.
-    mutating func remove(document ordinal: Int, texts: [FleeceValue?], tokenizer: TextTokenizer) throws {
-        guard try tokenize(texts, tokenizer: tokenizer) != nil else { return }
+    ///
+    /// - Returns: the word count per property the texts held, or nil when no property is a
+    ///   string (the document was not indexed).
+    mutating func remove(document ordinal: Int, texts: [FleeceValue?], tokenizer: TextTokenizer) throws -> [Int]? {
+        guard let counts = try tokenize(texts, tokenizer: tokenizer) else { return nil }
         for index in 0..<document.termCount {
             let term = document.term(at: index)
             record(term: term, ordinal: ordinal, part: [])
         }
+        return counts
     }
 
     /// Tokenizes the texts into `document`. - Returns: the word count per property, or nil
