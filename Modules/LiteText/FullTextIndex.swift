@@ -183,6 +183,15 @@ package final class FullTextIndex: DocumentIndexer {
     }
 
     package func rebuild(in core: DatabaseCore) throws {
+        try rebuild(in: core, splitBytes: Self.rebuildSplitBytes)
+    }
+
+    /// Indexes every document again.
+    ///
+    /// - Parameter splitBytes: a batch of documents whose IDs and texts take at least this
+    ///   many bytes is analysed by two threads (``FullTextPendingPostings/add(_:tokenizer:helper:)``);
+    ///   `Int.max`: by this thread only. Either way the same store is written.
+    package func rebuild(in core: DatabaseCore, splitBytes: Int) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         pending.withLock { $0 = nil }
         try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil))
@@ -194,6 +203,20 @@ package final class FullTextIndex: DocumentIndexer {
         var gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
         gathered.sequence = lastSequence
         var storeIsEmpty = true
+        // Texts are copied out of the stored bodies into batches, so that two threads can
+        // analyse them (each with a stemmer of its own: a stemmer is used by one thread at a time).
+        var batch = FullTextRebuildBatch(columns: paths.count)
+        let helper = splitBytes == .max ? nil : try definition.makeTokenizer()
+        func analyseBatch() throws {
+            try gathered.add(batch, tokenizer: tokenizer, helper: batch.byteCount >= splitBytes ? helper : nil)
+            batch.removeAll()
+            if gathered.estimatedBytes > Self.rebuildBytes {
+                try merge(gathered, into: store, knownEmpty: storeIsEmpty)
+                storeIsEmpty = false
+                gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
+                gathered.sequence = lastSequence
+            }
+        }
         let keys = FleeceKeyTable(core.sharedKeys)
         let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
         // A borrowing document pointed at each record's current body in turn (no tree decoding,
@@ -208,19 +231,11 @@ package final class FullTextIndex: DocumentIndexer {
             } else {
                 root = empty.root
             }
-            let ordinal = gathered.ordinal(of: Array(view.key))
-            if let counts = try gathered.add(document: ordinal, texts: paths.map { $0.evaluate(on: root) }, tokenizer: tokenizer) {
-                gathered.documentsDelta += 1
-                gathered.wordsDelta += counts.reduce(0, +)
-            }
-            if gathered.estimatedBytes > Self.rebuildBytes {
-                try merge(gathered, into: store, knownEmpty: storeIsEmpty)
-                storeIsEmpty = false
-                gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
-                gathered.sequence = lastSequence
-            }
+            batch.append(id: view.key, values: paths.map { $0.evaluate(on: root) })
+            if batch.byteCount >= Self.rebuildBatchBytes { try analyseBatch() }
             return true
         }
+        try analyseBatch()
         try merge(gathered, into: store, knownEmpty: storeIsEmpty)
     }
 
@@ -234,6 +249,11 @@ package final class FullTextIndex: DocumentIndexer {
 
     /// How many bytes of postings a rebuild gathers before writing them.
     private static let rebuildBytes = 64 << 20
+    /// How many bytes of document IDs and texts a rebuild copies before analysing them.
+    private static let rebuildBatchBytes = 4 << 20
+    /// From how many bytes of IDs and texts a rebuild's batch is analysed by two threads: a
+    /// handover costs tens of microseconds, a few kilobytes of text take longer to analyse.
+    package static let rebuildSplitBytes = 16 << 10
     /// How many bytes of postings a transaction gathers before merging them (it merges the
     /// rest before it commits).
     private static let pendingBytes = 16 << 20

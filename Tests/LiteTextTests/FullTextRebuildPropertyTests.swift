@@ -64,4 +64,34 @@ import Testing
             }
         }
     }
+
+    /// A rebuild that analyses its documents on two threads (halves of each batch, the second
+    /// half's postings appended after the first's) writes exactly the store one thread writes,
+    /// and answers the same searches.
+    @Test(arguments: StorageEngineKind.allCases)
+    func aRebuildOnTwoThreadsWritesWhatOneThreadWrites(engine: StorageEngineKind) async {
+        let documents = Gen.int(in: 0...1_000).array(of: 0...24).array(of: 1...300)
+        let languages = Gen.int(in: 0...1)
+        await propertyCheck(count: 8, input: documents, languages) { picks, language in
+            let definition = FullTextIndexDefinition(name: "t", properties: ["text", "title"],
+                                                     language: [nil, "en"][language])
+            try FullTextTestDatabase.withCore(engine) { core in
+                try core.inTransaction {
+                    for (number, words) in picks.enumerated() {
+                        var properties = ["text": words.map(Self.word).joined(separator: " ")]
+                        if number % 3 == 0 { properties["title"] = Self.vocabulary[number % Self.vocabulary.count] }
+                        try FullTextTestDatabase.save(core, String(format: "doc%05d", number), properties: properties)
+                    }
+                }
+                let index = try FullTextIndex.create(definition, in: core)
+                let queries = ["garden", "pool quiet", "r5*", "\"quiet garden\"", "title:pool", "café OR 東"]
+                try core.inTransaction { try index.rebuild(in: core, splitBytes: .max) }
+                let oneThread = try Self.entries(core, definition)
+                let oneThreadHits = try queries.map { try index.search($0, in: core) }
+                try core.inTransaction { try index.rebuild(in: core, splitBytes: 0) }
+                #expect(try Self.entries(core, definition) == oneThread)
+                #expect(try queries.map { try index.search($0, in: core) } == oneThreadHits)
+            }
+        }
+    }
 }
