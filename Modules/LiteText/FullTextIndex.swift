@@ -188,10 +188,13 @@ package final class FullTextIndex: DocumentIndexer {
 
     /// Indexes every document again.
     ///
-    /// - Parameter splitBytes: a batch of documents whose IDs and texts take at least this
-    ///   many bytes is analysed by two threads (``FullTextPendingPostings/add(_:tokenizer:helper:)``);
+    /// - Parameters:
+    ///   - splitBytes: a batch of documents whose IDs and texts take at least this
+    ///   many bytes is analysed by two threads (``FullTextPendingPostings/add(_:tokenizer:helper:secondHalf:)``);
     ///   `Int.max`: by this thread only. Either way the same store is written.
-    package func rebuild(in core: DatabaseCore, splitBytes: Int) throws {
+    ///   - secondHalf: which thread analyses a split batch's second half (tests force each).
+    func rebuild(in core: DatabaseCore, splitBytes: Int,
+                         secondHalf: FullTextPendingPostings.SecondHalf = .raced) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         pending.withLock { $0 = nil }
         try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil))
@@ -208,7 +211,8 @@ package final class FullTextIndex: DocumentIndexer {
         var batch = FullTextRebuildBatch(columns: paths.count)
         let helper = splitBytes == .max ? nil : try definition.makeTokenizer()
         func analyseBatch() throws {
-            try gathered.add(batch, tokenizer: tokenizer, helper: batch.byteCount >= splitBytes ? helper : nil)
+            try gathered.add(batch, tokenizer: tokenizer, helper: batch.byteCount >= splitBytes ? helper : nil,
+                             secondHalf: secondHalf)
             batch.removeAll()
             if gathered.estimatedBytes > Self.rebuildBytes {
                 try merge(gathered, into: store, knownEmpty: storeIsEmpty)

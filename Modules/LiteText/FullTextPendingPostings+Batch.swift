@@ -2,32 +2,75 @@ import Dispatch
 import LiteSupport
 
 extension FullTextPendingPostings {
-    /// Adds a rebuild batch's documents, in order. With `helper` (a tokenizer of its own, for a
-    /// second thread), the documents from the batch's ``FullTextRebuildBatch/middle`` on are
-    /// analysed on another thread into postings of their own while this thread analyses the
-    /// first half, then appended after them: the same documents, records and record order as
-    /// adding every one here, so the same store is written (decisions FTS-19).
-    mutating func add(_ batch: FullTextRebuildBatch, tokenizer: TextTokenizer, helper: TextTokenizer?) throws {
+    /// Which thread analyses the chunks of a batch's second half: whichever takes them first
+    /// (indexing), or, for tests, all the helper or all this thread.
+    enum SecondHalf {
+        case raced, helper, thisThread
+    }
+
+    /// How many chunks a batch's second half is cut into: the most this thread waits for is
+    /// the helper's current chunk.
+    private static let chunks = 4
+
+    /// Adds a rebuild batch's documents, in order (decisions FTS-19). With `helper` (a
+    /// tokenizer of its own, for a second thread), this thread analyses the documents before
+    /// the batch's ``FullTextRebuildBatch/middle`` while another thread takes the second half's
+    /// chunks from the front; done with the first half, this thread takes chunks from the back
+    /// (the other core may be busy). Each thread's chunks are analysed into postings of their
+    /// own (knowing the terms already met here) and appended in document order: the same
+    /// documents, records and record order as adding every one here, so the same store is
+    /// written.
+    mutating func add(_ batch: FullTextRebuildBatch, tokenizer: TextTokenizer, helper: TextTokenizer?,
+                      secondHalf: SecondHalf = .raced) throws {
         let middle = batch.middle
         guard let helper, middle > 0, middle < batch.count else {
             return try add(batch, documents: 0..<batch.count, tokenizer: tokenizer)
         }
-        let second = Locked<Result<FullTextPendingPostings, any Error>?>(nil)
+        let size = (batch.count - middle + Self.chunks - 1) / Self.chunks
+        let chunks = stride(from: middle, to: batch.count, by: size).map { $0..<min($0 + size, batch.count) }
+        // The chunks not taken yet: from `front` up to `back`; `helperTook`: the helper took one.
+        let untaken = Locked((front: 0, back: chunks.count, helperTook: false))
+        let helperMayTake = secondHalf != .thisThread
+        let helped = Locked<Result<FullTextPendingPostings, any Error>?>(nil)
         let finished = DispatchSemaphore(value: 0)
+        let seed = FullTextPendingPostings(knowingTermsOf: self)
         DispatchQueue.global(qos: .userInitiated).async {
-            var postings = FullTextPendingPostings(token: [], documentsMayRepeat: false)
+            defer { finished.signal() }
+            var postings = seed
             let result = Result { () throws -> FullTextPendingPostings in
-                try postings.add(batch, documents: middle..<batch.count, tokenizer: helper)
+                while let chunk = untaken.withLock({ untaken -> Int? in
+                    guard helperMayTake, untaken.front < untaken.back else { return nil }
+                    untaken.front += 1
+                    untaken.helperTook = true
+                    return untaken.front - 1
+                }) {
+                    try postings.add(batch, documents: chunks[chunk], tokenizer: helper)
+                }
                 return postings
             }
-            second.withLock { $0 = result }
-            finished.signal()
+            helped.withLock { $0 = result }
         }
-        // The helper is waited for even when this half fails.
-        let first = Result { try add(batch, documents: 0..<middle, tokenizer: tokenizer) }
-        finished.wait()
-        try first.get()
-        if let result = second.withLock({ $0 }) { append(try result.get()) }
+        var tail: [FullTextPendingPostings] = []   // the chunks this thread took, last first
+        let own = Result { () throws in
+            try add(batch, documents: 0..<middle, tokenizer: tokenizer)
+            if secondHalf == .helper { finished.wait() }
+            while let chunk = untaken.withLock({ untaken -> Int? in
+                guard untaken.front < untaken.back else { return nil }
+                untaken.back -= 1
+                return untaken.back
+            }) {
+                var postings = FullTextPendingPostings(knowingTermsOf: self)
+                try postings.add(batch, documents: chunks[chunk], tokenizer: tokenizer)
+                tail.append(postings)
+            }
+        }
+        // The helper is waited for only when it took a chunk (then even when this thread failed).
+        let helperTook = secondHalf == .helper || untaken.withLock { $0.helperTook }
+        if helperTook && secondHalf != .helper { finished.wait() }
+        try own.get()
+        if helperTook, let result = helped.withLock({ $0 }) { append(try result.get()) }
+        for postings in tail.reversed() { append(postings) }
+        if secondHalf == .thisThread { finished.wait() }   // a test's helper finishes before the test ends
     }
 
     /// Adds documents `documents` of `batch`, in order.

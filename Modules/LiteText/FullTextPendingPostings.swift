@@ -46,6 +46,13 @@ struct FullTextPendingPostings {
         ordinals = documentsMayRepeat ? [:] : nil
     }
 
+    /// Empty rebuild postings that know the spellings and terms `other` met so far, so the
+    /// words it already analysed are not analysed again (for documents to be appended to it).
+    init(knowingTermsOf other: FullTextPendingPostings) {
+        self.init(token: [], documentsMayRepeat: false)
+        termTable = other.termTable
+    }
+
     var isEmpty: Bool { log.isEmpty }
 
     /// Bytes held, roughly (to merge before memory grows without bound); the log counts
@@ -155,9 +162,9 @@ struct FullTextPendingPostings {
         var ordinals: [Int] = []
         ordinals.reserveCapacity(other.idEnds.count)
         for ordinal in other.idEnds.indices { ordinals.append(self.ordinal(of: Array(other.documentID(ordinal)))) }
-        var terms: [Int32] = []
-        terms.reserveCapacity(other.termTable.count)
-        for term in other.termTable.terms { terms.append(term.withUnsafeBufferPointer { termTable.number(ofBytes: $0) }) }
+        // Its term numbers here, found when first used (-1: not yet).
+        var terms = [Int32](repeating: -1, count: other.termTable.count)
+        let otherTerms = other.termTable.terms
         other.log.withUnsafeBufferPointer { log in
             var offset = 0
             while offset < log.count {
@@ -165,6 +172,7 @@ struct FullTextPendingPostings {
                 let length = trustedVarint(log, &offset)
                 let end = min(log.count, offset + length)
                 guard term < terms.count, ordinal < ordinals.count else { break }
+                if terms[term] < 0 { terms[term] = otherTerms[term].withUnsafeBufferPointer { termTable.number(ofBytes: $0) } }
                 record(term: terms[term], ordinal: ordinals[ordinal], part: log[offset..<end])
                 offset = end
             }
