@@ -89,7 +89,7 @@ import Testing
                 try core.inTransaction { try index.rebuild(in: core, splitBytes: .max) }
                 let oneThread = try Self.entries(core, definition)
                 let oneThreadHits = try queries.map { try index.search($0, in: core) }
-                for secondHalf: FullTextPendingPostings.SecondHalf in [.helper, .thisThread, .raced] {
+                for secondHalf: FullTextPendingPostings.SecondHalf in [.helper, .thisThreadFromTheFront, .thisThreadFromTheBack, .raced] {
                     try core.inTransaction { try index.rebuild(in: core, splitBytes: 0, secondHalf: secondHalf) }
                     #expect(try Self.entries(core, definition) == oneThread, "\(secondHalf)")
                     #expect(try queries.map { try index.search($0, in: core) } == oneThreadHits, "\(secondHalf)")
