@@ -255,9 +255,12 @@ package final class FullTextIndex: DocumentIndexer {
     private static let rebuildBytes = 64 << 20
     /// How many bytes of document IDs and texts a rebuild copies before analysing them.
     private static let rebuildBatchBytes = 4 << 20
-    /// From how many bytes of IDs and texts a rebuild's batch is analysed by two threads: a
-    /// handover costs tens of microseconds, a few kilobytes of text take longer to analyse.
-    package static let rebuildSplitBytes = 16 << 10
+    /// From how many bytes of IDs and texts a rebuild's batch is analysed by two threads. The
+    /// second thread analyses again the spellings its half meets (about a fifth more CPU for
+    /// the hotels' 130 KB), and on a shared machine it may get a core milliseconds late: on
+    /// small batches that cost more wall time than it saved (decisions FTS-19). A megabyte of
+    /// text takes tens of milliseconds to analyse, and repeats most of its spellings.
+    package static let rebuildSplitBytes = 1 << 20
     /// How many bytes of postings a transaction gathers before merging them (it merges the
     /// rest before it commits).
     private static let pendingBytes = 16 << 20
