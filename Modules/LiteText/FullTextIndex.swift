@@ -183,18 +183,6 @@ package final class FullTextIndex: DocumentIndexer {
     }
 
     package func rebuild(in core: DatabaseCore) throws {
-        try rebuild(in: core, splitBytes: Self.rebuildSplitBytes)
-    }
-
-    /// Indexes every document again.
-    ///
-    /// - Parameters:
-    ///   - splitBytes: a batch of documents whose IDs and texts take at least this
-    ///   many bytes is analysed by two threads (``FullTextPendingPostings/add(_:tokenizer:helper:secondHalf:)``);
-    ///   `Int.max`: by this thread only. Either way the same store is written.
-    ///   - secondHalf: which thread analyses a split batch's second half (tests force each).
-    func rebuild(in core: DatabaseCore, splitBytes: Int,
-                         secondHalf: FullTextPendingPostings.SecondHalf = .raced) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         pending.withLock { $0 = nil }
         try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil))
@@ -206,21 +194,6 @@ package final class FullTextIndex: DocumentIndexer {
         var gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
         gathered.sequence = lastSequence
         var storeIsEmpty = true
-        // Texts are copied out of the stored bodies into batches, so that two threads can
-        // analyse them (each with a stemmer of its own: a stemmer is used by one thread at a time).
-        var batch = FullTextRebuildBatch(columns: paths.count)
-        let helper = splitBytes == .max ? nil : try definition.makeTokenizer()
-        func analyseBatch() throws {
-            try gathered.add(batch, tokenizer: tokenizer, helper: batch.byteCount >= splitBytes ? helper : nil,
-                             secondHalf: secondHalf)
-            batch.removeAll()
-            if gathered.estimatedBytes > Self.rebuildBytes {
-                try merge(gathered, into: store, knownEmpty: storeIsEmpty)
-                storeIsEmpty = false
-                gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
-                gathered.sequence = lastSequence
-            }
-        }
         let keys = FleeceKeyTable(core.sharedKeys)
         let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
         // A borrowing document pointed at each record's current body in turn (no tree decoding,
@@ -235,11 +208,19 @@ package final class FullTextIndex: DocumentIndexer {
             } else {
                 root = empty.root
             }
-            batch.append(id: view.key, values: paths.map { $0.evaluate(on: root) })
-            if batch.byteCount >= Self.rebuildBatchBytes { try analyseBatch() }
+            let ordinal = gathered.ordinal(of: Array(view.key))
+            if let counts = try gathered.add(document: ordinal, texts: paths.map { $0.evaluate(on: root) }, tokenizer: tokenizer) {
+                gathered.documentsDelta += 1
+                gathered.wordsDelta += counts.reduce(0, +)
+            }
+            if gathered.estimatedBytes > Self.rebuildBytes {
+                try merge(gathered, into: store, knownEmpty: storeIsEmpty)
+                storeIsEmpty = false
+                gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
+                gathered.sequence = lastSequence
+            }
             return true
         }
-        try analyseBatch()
         try merge(gathered, into: store, knownEmpty: storeIsEmpty)
     }
 
@@ -253,14 +234,6 @@ package final class FullTextIndex: DocumentIndexer {
 
     /// How many bytes of postings a rebuild gathers before writing them.
     private static let rebuildBytes = 64 << 20
-    /// How many bytes of document IDs and texts a rebuild copies before analysing them.
-    private static let rebuildBatchBytes = 4 << 20
-    /// From how many bytes of IDs and texts a rebuild's batch is analysed by two threads. The
-    /// second thread analyses again the spellings its half meets (about a fifth more CPU for
-    /// the hotels' 130 KB), and on a shared machine it may get a core milliseconds late: on
-    /// small batches that cost more wall time than it saved (decisions FTS-19). A megabyte of
-    /// text takes tens of milliseconds to analyse, and repeats most of its spellings.
-    package static let rebuildSplitBytes = 1 << 20
     /// How many bytes of postings a transaction gathers before merging them (it merges the
     /// rest before it commits).
     private static let pendingBytes = 16 << 20

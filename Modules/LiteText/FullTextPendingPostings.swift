@@ -46,13 +46,6 @@ struct FullTextPendingPostings {
         ordinals = documentsMayRepeat ? [:] : nil
     }
 
-    /// Empty rebuild postings that know the spellings and terms `other` met so far, so the
-    /// words it already analysed are not analysed again (for documents to be appended to it).
-    init(knowingTermsOf other: FullTextPendingPostings) {
-        self.init(token: [], documentsMayRepeat: false)
-        termTable = other.termTable
-    }
-
     var isEmpty: Bool { log.isEmpty }
 
     /// Bytes held, roughly (to merge before memory grows without bound); the log counts
@@ -96,19 +89,6 @@ struct FullTextPendingPostings {
             record(term: term, ordinal: ordinal, part: [])
         }
         return counts
-    }
-
-    /// Like ``add(document:texts:tokenizer:)``, for texts given as UTF-8 bytes by column (nil:
-    /// missing or not a string).
-    mutating func add(document ordinal: Int, texts: [UnsafeBufferPointer<UInt8>?], tokenizer: TextTokenizer) throws -> [Int]? {
-        guard texts.contains(where: { $0 != nil }) else { return nil }
-        document.reset()
-        var counts = [Int](repeating: 0, count: texts.count)
-        for (column, text) in texts.enumerated() {
-            guard let text else { continue }
-            counts[column] = try tokenize(text, column: column, tokenizer: tokenizer)
-        }
-        return record(document: ordinal, counts: counts)
     }
 
     /// Records the current document's part for each of its terms. - Returns: `counts`.
@@ -155,35 +135,8 @@ struct FullTextPendingPostings {
         return count
     }
 
-    /// Appends `other`'s documents and records after this one's, as if they had been added
-    /// here (its documents come after these in the batch; a term's records stay in the order
-    /// met). Its term numbers are its own: each of its terms is numbered here by its bytes.
-    mutating func append(_ other: FullTextPendingPostings) {
-        var ordinals: [Int] = []
-        ordinals.reserveCapacity(other.idEnds.count)
-        for ordinal in other.idEnds.indices { ordinals.append(self.ordinal(of: Array(other.documentID(ordinal)))) }
-        // Its term numbers here, found when first used (-1: not yet).
-        var terms = [Int32](repeating: -1, count: other.termTable.count)
-        let otherTerms = other.termTable.terms
-        other.log.withUnsafeBufferPointer { log in
-            var offset = 0
-            while offset < log.count {
-                let term = trustedVarint(log, &offset), ordinal = trustedVarint(log, &offset)
-                let length = trustedVarint(log, &offset)
-                let end = min(log.count, offset + length)
-                guard term < terms.count, ordinal < ordinals.count else { break }
-                if terms[term] < 0 { terms[term] = otherTerms[term].withUnsafeBufferPointer { termTable.number(ofBytes: $0) } }
-                record(term: terms[term], ordinal: ordinals[ordinal], part: log[offset..<end])
-                offset = end
-            }
-        }
-        documentsDelta += other.documentsDelta
-        wordsDelta += other.wordsDelta
-        sequence = max(sequence, other.sequence)
-    }
-
     /// Records document `ordinal`'s part for term number `term` (empty: it no longer holds it).
-    private mutating func record<Part: Collection<UInt8>>(term: Int32, ordinal: Int, part: Part) {
+    private mutating func record(term: Int32, ordinal: Int, part: ArraySlice<UInt8>) {
         let number = Int(term)
         if number >= termBytes.count {
             let added = number + 1 - termBytes.count

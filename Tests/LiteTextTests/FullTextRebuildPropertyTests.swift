@@ -64,37 +64,4 @@ import Testing
             }
         }
     }
-
-    /// A rebuild that analyses its documents on two threads (the second half of each batch in
-    /// chunks taken by either thread, each thread's postings appended in document order)
-    /// writes exactly the store one thread writes, and answers the same searches, whichever
-    /// thread takes the chunks.
-    @Test(arguments: StorageEngineKind.allCases)
-    func aRebuildOnTwoThreadsWritesWhatOneThreadWrites(engine: StorageEngineKind) async {
-        let documents = Gen.int(in: 0...1_000).array(of: 0...24).array(of: 1...300)
-        let languages = Gen.int(in: 0...1)
-        await propertyCheck(count: 8, input: documents, languages) { picks, language in
-            let definition = FullTextIndexDefinition(name: "t", properties: ["text", "title"],
-                                                     language: [nil, "en"][language])
-            try FullTextTestDatabase.withCore(engine) { core in
-                try core.inTransaction {
-                    for (number, words) in picks.enumerated() {
-                        var properties = ["text": words.map(Self.word).joined(separator: " ")]
-                        if number % 3 == 0 { properties["title"] = Self.vocabulary[number % Self.vocabulary.count] }
-                        try FullTextTestDatabase.save(core, String(format: "doc%05d", number), properties: properties)
-                    }
-                }
-                let index = try FullTextIndex.create(definition, in: core)
-                let queries = ["garden", "pool quiet", "r5*", "\"quiet garden\"", "title:pool", "café OR 東"]
-                try core.inTransaction { try index.rebuild(in: core, splitBytes: .max) }
-                let oneThread = try Self.entries(core, definition)
-                let oneThreadHits = try queries.map { try index.search($0, in: core) }
-                for secondHalf: FullTextPendingPostings.SecondHalf in [.helper, .thisThreadFromTheFront, .thisThreadFromTheBack, .raced] {
-                    try core.inTransaction { try index.rebuild(in: core, splitBytes: 0, secondHalf: secondHalf) }
-                    #expect(try Self.entries(core, definition) == oneThread, "\(secondHalf)")
-                    #expect(try queries.map { try index.search($0, in: core) } == oneThreadHits, "\(secondHalf)")
-                }
-            }
-        }
-    }
 }
