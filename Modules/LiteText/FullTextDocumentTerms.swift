@@ -18,7 +18,6 @@ struct FullTextDocumentTerms {
     /// are, and the last occurrence's column, position and byte start (for the deltas).
     private var present: [(term: Int32, first: Int, last: Int, column: Int, position: Int, start: Int)] = []
     private var arena: [UInt8] = [0]   // offset 0 is never a record, so it can mean "none"
-    private var scratch: [UInt8] = []
     /// The encoded parts, one after another, and where each ends.
     private var parts: [UInt8] = []
     private var partEnds: [Int] = []
@@ -89,26 +88,32 @@ struct FullTextDocumentTerms {
     mutating func encodeParts(documentLength: Int) {
         parts.removeAll(keepingCapacity: true)
         partEnds.removeAll(keepingCapacity: true)
-        for entry in present {
-            FullTextPostings.appendVarint(UInt64(documentLength), to: &parts)
-            var record = entry.first
-            while record != 0 {
-                let column = arena[record + 4]
-                var count = 0
-                scratch.removeAll(keepingCapacity: true)
-                while record != 0, arena[record + 4] == column {
-                    let length = Int(arena[record + 5])
-                    scratch += arena[(record + 6)..<(record + 6 + length)]
-                    count += 1
-                    record = Int(arena[record]) | Int(arena[record + 1]) << 8 | Int(arena[record + 2]) << 16
-                        | Int(arena[record + 3]) << 24
-                }
-                FullTextPostings.appendVarint(UInt64(column), to: &parts)
-                FullTextPostings.appendVarint(UInt64(count), to: &parts)
-                FullTextPostings.appendVarint(UInt64(scratch.count), to: &parts)
-                parts += scratch
+        arena.withUnsafeBufferPointer { arena in
+            func next(_ record: Int) -> Int {
+                Int(arena[record]) | Int(arena[record + 1]) << 8 | Int(arena[record + 2]) << 16 | Int(arena[record + 3]) << 24
             }
-            partEnds.append(parts.count)
+            for entry in present {
+                FullTextPostings.appendVarint(UInt64(documentLength), to: &parts)
+                var record = entry.first
+                while record != 0 {
+                    // One column's records: counted first, then copied behind their count and length.
+                    let column = arena[record + 4]
+                    var end = record, count = 0, length = 0
+                    while end != 0, arena[end + 4] == column {
+                        count += 1
+                        length += Int(arena[end + 5])
+                        end = next(end)
+                    }
+                    FullTextPostings.appendVarint(UInt64(column), to: &parts)
+                    FullTextPostings.appendVarint(UInt64(count), to: &parts)
+                    FullTextPostings.appendVarint(UInt64(length), to: &parts)
+                    while record != end {
+                        parts.append(contentsOf: UnsafeBufferPointer(rebasing: arena[(record + 6)..<(record + 6 + Int(arena[record + 5]))]))
+                        record = next(record)
+                    }
+                }
+                partEnds.append(parts.count)
+            }
         }
     }
 }

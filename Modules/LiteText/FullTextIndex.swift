@@ -119,16 +119,16 @@ package final class FullTextIndex: DocumentIndexer {
             pending = nil   // so `gathered` is the only reference while it grows
             defer { pending = gathered }
             let ordinal = gathered.ordinal(of: documentID)
-            if let old = change.oldBody, let counts = try store.get(FullTextPostings.documentKey(change.documentID)) {
-                // The old body's terms lose the document (found by tokenizing it again).
-                try gathered.remove(document: ordinal, texts: try texts(of: old, core: core), tokenizer: tokenizer)
-                try store.delete(FullTextPostings.documentKey(change.documentID))
+            // The old body's terms lose the document (found by tokenizing it again, which also
+            // gives the words it counted: the index follows every change, so what the old body
+            // holds is what was indexed).
+            if let old = change.oldBody,
+               let counts = try gathered.remove(document: ordinal, texts: try texts(of: old, core: core), tokenizer: tokenizer) {
                 gathered.documentsDelta -= 1
-                gathered.wordsDelta -= try FullTextPostings.decodeCounts(counts).reduce(0, +)
+                gathered.wordsDelta -= counts.reduce(0, +)
             }
             if let new = change.newBody,
                let counts = try gathered.add(document: ordinal, texts: try texts(of: new, core: core), tokenizer: tokenizer) {
-                try store.put(FullTextPostings.documentKey(change.documentID), FullTextPostings.encodeCounts(counts))
                 gathered.documentsDelta += 1
                 gathered.wordsDelta += counts.reduce(0, +)
             }
@@ -210,8 +210,6 @@ package final class FullTextIndex: DocumentIndexer {
             }
             let ordinal = gathered.ordinal(of: Array(view.key))
             if let counts = try gathered.add(document: ordinal, texts: paths.map { $0.evaluate(on: root) }, tokenizer: tokenizer) {
-                // Written as read (kept for the end, they raised the 10 MB text's measured peak).
-                try store.put([0x02] + view.key, FullTextPostings.encodeCounts(counts))
                 gathered.documentsDelta += 1
                 gathered.wordsDelta += counts.reduce(0, +)
             }
@@ -270,7 +268,8 @@ package final class FullTextIndex: DocumentIndexer {
     /// Couchbase Lite, on a file whose FTS4 tables it keeps itself) wrote to the file, which
     /// shows as a last sequence beyond the highest the index saw — or when an older version of
     /// this module wrote it in another posting format (format 2 had a key per term, document
-    /// and property, decisions FTS-6; format 3 gave every term blocks of its own, FTS-16).
+    /// and property, decisions FTS-6; format 3 gave every term blocks of its own, FTS-16;
+    /// format 4 also kept a word-count entry per document, FTS-18).
     func catchUp(in core: DatabaseCore) throws {
         try core.inTransaction {
             if try isBehind(in: core) { try rebuild(in: core) }

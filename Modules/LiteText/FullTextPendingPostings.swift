@@ -75,21 +75,30 @@ struct FullTextPendingPostings {
     /// - Returns: the word count per property, or nil when no property is a string.
     mutating func add(document ordinal: Int, texts: [FleeceValue?], tokenizer: TextTokenizer) throws -> [Int]? {
         guard let counts = try tokenize(texts, tokenizer: tokenizer) else { return nil }
+        return record(document: ordinal, counts: counts)
+    }
+
+    /// Records that document `ordinal` no longer holds the terms of `texts`.
+    ///
+    /// - Returns: the word count per property the texts held, or nil when no property is a
+    ///   string (the document was not indexed).
+    mutating func remove(document ordinal: Int, texts: [FleeceValue?], tokenizer: TextTokenizer) throws -> [Int]? {
+        guard let counts = try tokenize(texts, tokenizer: tokenizer) else { return nil }
+        for index in 0..<document.termCount {
+            let term = document.term(at: index)
+            record(term: term, ordinal: ordinal, part: [])
+        }
+        return counts
+    }
+
+    /// Records the current document's part for each of its terms. - Returns: `counts`.
+    private mutating func record(document ordinal: Int, counts: [Int]) -> [Int] {
         document.encodeParts(documentLength: counts.reduce(0, +))
         for index in 0..<document.termCount {
             let (term, part) = (document.term(at: index), document.part(at: index))
             record(term: term, ordinal: ordinal, part: part)
         }
         return counts
-    }
-
-    /// Records that document `ordinal` no longer holds the terms of `texts`.
-    mutating func remove(document ordinal: Int, texts: [FleeceValue?], tokenizer: TextTokenizer) throws {
-        guard try tokenize(texts, tokenizer: tokenizer) != nil else { return }
-        for index in 0..<document.termCount {
-            let term = document.term(at: index)
-            record(term: term, ordinal: ordinal, part: [])
-        }
     }
 
     /// Tokenizes the texts into `document`. - Returns: the word count per property, or nil
@@ -100,25 +109,30 @@ struct FullTextPendingPostings {
         var counts = [Int](repeating: 0, count: texts.count)
         for (column, text) in texts.enumerated() {
             guard let text, text.type == .string else { continue }
-            // Stop words take a position too (a phrase across one still matches), except in an
-            // index adopted from Couchbase Lite, whose positions count kept words only.
-            var position = 0
-            let stopWordsTakePositions = tokenizer.stopWordsTakePositions
-            try text.withPayload { raw in
-                let bytes = raw.assumingMemoryBound(to: UInt8.self)
-                try TextTokenizer.forEachWordRange(in: bytes) { range in
-                    let term = termTable.term(ofWord: bytes[range], tokenizer: tokenizer)
-                    guard term != FullTextTermTable.stopWord else {
-                        if stopWordsTakePositions { position += 1 }
-                        return
-                    }
-                    counts[column] += 1
-                    try document.add(term: term, column: column, position: position, byteRange: range)
-                    position += 1
-                }
+            counts[column] = try text.withPayload { raw in
+                try tokenize(raw.assumingMemoryBound(to: UInt8.self), column: column, tokenizer: tokenizer)
             }
         }
         return counts
+    }
+
+    /// Tokenizes one property's text (UTF-8) into `document`. - Returns: its word count.
+    private mutating func tokenize(_ bytes: UnsafeBufferPointer<UInt8>, column: Int, tokenizer: TextTokenizer) throws -> Int {
+        // Stop words take a position too (a phrase across one still matches), except in an
+        // index adopted from Couchbase Lite, whose positions count kept words only.
+        var position = 0, count = 0
+        let stopWordsTakePositions = tokenizer.stopWordsTakePositions
+        try TextTokenizer.forEachWordRange(in: bytes) { range in
+            let term = termTable.term(ofWord: bytes[range], tokenizer: tokenizer)
+            guard term != FullTextTermTable.stopWord else {
+                if stopWordsTakePositions { position += 1 }
+                return
+            }
+            count += 1
+            try document.add(term: term, column: column, position: position, byteRange: range)
+            position += 1
+        }
+        return count
     }
 
     /// Records document `ordinal`'s part for term number `term` (empty: it no longer holds it).
@@ -152,7 +166,7 @@ struct FullTextPendingPostings {
             for (position, ordinal) in order.enumerated() { rank[ordinal] = position }
         }
         let terms = termTable.terms
-        let order = termBytes.indices.filter { termBytes[$0] > 0 }.sorted { FullTextPostings.precedes(terms[$0], terms[$1]) }
+        let order = Self.inByteOrder(termBytes.indices.filter { termBytes[$0] > 0 }, terms: terms)
         let sortedLog = sortedByTerm(order)
         // Terms with small postings and no blocks of their own go into their groups (format 4).
         var groups = FullTextTermGroup.Writer(store: store, knownEmpty: knownEmpty)
@@ -180,6 +194,22 @@ struct FullTextPendingPostings {
             }
         }
         try groups.finish()
+    }
+
+    /// Term numbers sorted by their terms' bytes (memcmp order): by the first eight bytes read
+    /// as one big-endian number (shorter terms padded with zeros, which keeps that order), the
+    /// rest compared only on a tie. Comparing the terms' arrays each time was a tenth of writing.
+    private static func inByteOrder(_ numbers: [Int], terms: [[UInt8]]) -> [Int] {
+        var keyed = numbers.map { number in
+            var prefix: UInt64 = 0
+            let term = terms[number]
+            for index in 0..<8 { prefix = prefix << 8 | UInt64(index < term.count ? term[index] : 0) }
+            return (prefix: prefix, number: number)
+        }
+        keyed.sort { a, b in
+            a.prefix != b.prefix ? a.prefix < b.prefix : FullTextPostings.precedes(terms[a.number], terms[b.number])
+        }
+        return keyed.map(\.number)
     }
 
     /// The log's records without their term numbers, each term's together in `order` (a

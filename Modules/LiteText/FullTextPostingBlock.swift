@@ -23,6 +23,9 @@ enum FullTextPostingBlock {
     /// Encodes documents in ID order.
     struct Writer {
         private(set) var bytes: [UInt8] = []
+        /// The last document's ID: where it is in `bytes` when it was written whole (most
+        /// terms have one document: no copy of it), else a copy in `lastDocumentID`.
+        private var lastWholeID: Range<Int>?
         private var lastDocumentID: [UInt8] = []
 
         var isEmpty: Bool { bytes.isEmpty }
@@ -55,19 +58,27 @@ enum FullTextPostingBlock {
         mutating func append<ID: RandomAccessCollection<UInt8>, Part: Collection<UInt8>>(documentID: ID, part: Part)
             where ID.Index == Int {
             var shared = 0
-            if !bytes.isEmpty {
+            let start = documentID.startIndex
+            if let whole = lastWholeID {
+                let limit = min(documentID.count, whole.count)
+                while shared < limit, documentID[start + shared] == bytes[whole.lowerBound + shared] { shared += 1 }
+            } else if !bytes.isEmpty {
                 let limit = min(documentID.count, lastDocumentID.count)
-                let start = documentID.startIndex
                 while shared < limit, documentID[start + shared] == lastDocumentID[shared] { shared += 1 }
             }
             FullTextPostings.appendVarint(UInt64(shared), to: &bytes)
             FullTextPostings.appendVarint(UInt64(documentID.count - shared), to: &bytes)
+            if shared == 0 {
+                lastWholeID = bytes.count..<(bytes.count + documentID.count)
+            } else {
+                // Front-coded: a copy into the writer's own buffer (no reference to the caller's is kept).
+                lastWholeID = nil
+                lastDocumentID.removeAll(keepingCapacity: true)
+                lastDocumentID += documentID
+            }
             bytes += documentID.dropFirst(shared)
             FullTextPostings.appendVarint(UInt64(part.count), to: &bytes)
             bytes += part
-            // A copy into the writer's own buffer: no reference to the caller's array is kept.
-            lastDocumentID.removeAll(keepingCapacity: true)
-            lastDocumentID += documentID
         }
     }
 

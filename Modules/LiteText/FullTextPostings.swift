@@ -1,6 +1,6 @@
 import Foundation
 
-/// The byte layout of a full-text index in its byte-key store (format 4). Keys start with a
+/// The byte layout of a full-text index in its byte-key store (format 5). Keys start with a
 /// tag byte:
 ///
 /// - `0x00 "definition"` → the definition as JSON;
@@ -8,10 +8,10 @@ import Foundation
 ///   other blocks' starts, then the postings of the documents before the first start;
 /// - `0x01 term 0x00 start` → a block of the term's postings: the documents from `start` up to
 ///   the next block's start, in ID order;
-/// - `0x02 docID` → varint word count per indexed property (for length normalisation, and to
-///   know a document is indexed);
+/// - (`0x02 docID` held a document's word counts up to format 4; each posting has its
+///   document's length, and a changed document's old counts come from tokenizing its old body);
 /// - `0x03 "stats"` → varint indexed documents, varint total words, varint highest document
-///   sequence the index has seen (to notice writes made without it), varint format (4);
+///   sequence the index has seen (to notice writes made without it), varint format (5);
 /// - `0x04 "pending"` → a token naming the write transaction whose postings are still being
 ///   gathered in memory (see ``FullTextPendingPostings``);
 /// - `0x05` + a term's first three bytes → the postings of the terms starting so that are too
@@ -27,8 +27,9 @@ enum FullTextPostings {
     static let pendingKey: [UInt8] = [0x04] + Array("pending".utf8)
 
     /// Format 2: a key per (term, document, column); 3: packed blocks per term; 4: small
-    /// terms' postings packed in groups (decisions FTS-16).
-    static let currentFormat = 4
+    /// terms' postings packed in groups (decisions FTS-16); 5: no word-count entry per
+    /// document (FTS-18).
+    static let currentFormat = 5
 
     /// The key prefix of every block of `term` exactly (with `isPrefix`, of every term
     /// starting with it).
@@ -51,8 +52,6 @@ enum FullTextPostings {
         guard key.first == 0x01, let end = key[1...].firstIndex(of: 0x00) else { return nil }
         return key[1..<end]
     }
-
-    static func documentKey(_ documentID: String) -> [UInt8] { [0x02] + Array(documentID.utf8) }
 
     /// Whether key `a` sorts before `b` in the stores' (memcmp) order; `memcmp` because the
     /// generic lexicographic comparison dominated sorting a rebuild's postings.

@@ -56,8 +56,8 @@ extension FullTextTermGroup {
         /// Makes `term`'s group the current one (reading it), and moves the stored members
         /// before `term` into the new members. - Returns: `term`'s stored postings, if any.
         private mutating func moveTo(_ term: [UInt8]) throws -> ArraySlice<UInt8>? {
-            let next = FullTextTermGroup.key(ofTerm: term)
-            if next != key {
+            if key.map({ !FullTextTermGroup.isKey($0, ofTerm: term) }) ?? true {
+                let next = FullTextTermGroup.key(ofTerm: term)
                 try flush()
                 key = next
                 let stored = knownEmpty ? nil : try store.get(next)

@@ -31,6 +31,14 @@ enum FullTextTermGroup {
         [0x05] + term.prefix(prefixLength)
     }
 
+    /// Whether `key` is the key of `term`'s group (without making the term's key).
+    static func isKey(_ key: [UInt8], ofTerm term: [UInt8]) -> Bool {
+        let length = min(prefixLength, term.count)
+        guard key.count == length + 1 else { return false }
+        for index in 0..<length where key[index + 1] != term[index] { return false }
+        return true
+    }
+
     /// Splits members (in term order, each a term's whole postings) into those packed in the
     /// group and those that get blocks of their own: too big, or past the group's size.
     static func pack(_ members: [Member]) -> (packed: [Member], own: [Member]) {

@@ -50,44 +50,81 @@ struct FullTextTermTable {
             }
             slot = (slot + 1) & mask
         }
-        let term = tokenizer.term(for: String(decoding: word, as: UTF8.self)).map { number(of: $0) } ?? Self.stopWord
+        let term = analyse(word, tokenizer: tokenizer)
+        if spellings.count + 1 > slots.count / 2 {
+            grow()
+        }
+        // Analysing may have added the lower-case spelling, so the slot is looked for again.
+        slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+        while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
         spellings.append((spellingBytes.count, word.count, hash, term))
         spellingBytes.append(contentsOf: word)
         slots[slot] = Int32(spellings.count)
-        if spellings.count * 2 > slots.count { grow() }
         return term
+    }
+
+    /// The term number of a spelling met the first time (fold, stop words, stem: what
+    /// ``TextTokenizer/term(for:)`` does). Plain ASCII needs no String: a word with capitals
+    /// is the term of its lower-case spelling (looked up, so `Pool` and `pool` are stemmed
+    /// once), a lower-case one is checked and stemmed as bytes.
+    private mutating func analyse(_ word: UnsafeBufferPointer<UInt8>.SubSequence, tokenizer: TextTokenizer) -> Int32 {
+        guard word.allSatisfy({ $0 < 0x80 }) else {
+            return tokenizer.term(for: String(decoding: word, as: UTF8.self)).map { number(of: $0) } ?? Self.stopWord
+        }
+        if word.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: word.count) { lower in
+                for (index, byte) in word.enumerated() { lower[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+                return term(ofWord: UnsafeBufferPointer(lower)[...], tokenizer: tokenizer)
+            }
+        }
+        return tokenizer.withTerm(ofFoldedWord: UnsafeBufferPointer(rebasing: word)) { term in
+            term.map { number(ofBytes: $0) } ?? Self.stopWord
+        }
     }
 
     /// The number of `term` (a new one the first time).
     mutating func number(of term: String) -> Int32 {
         var term = term
-        return term.withUTF8 { bytes in
-            let hash = Self.hash(bytes[...])
-            let mask = termSlots.count - 1
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while termSlots[slot] != 0 {
-                let number = Int(termSlots[slot]) - 1
-                if termHashes[number] == hash, terms[number].count == bytes.count, terms[number].withUnsafeBufferPointer({ known in
-                    guard let stored = known.baseAddress, let wanted = bytes.baseAddress else { return bytes.isEmpty }
-                    return memcmp(stored, wanted, bytes.count) == 0
-                }) {
-                    return Int32(number)
-                }
-                slot = (slot + 1) & mask
-            }
-            let number = Int32(terms.count)
-            terms.append(Array(bytes))
-            termHashes.append(hash)
-            termSlots[slot] = number + 1
-            if terms.count * 2 > termSlots.count { growTermSlots() }
-            return number
-        }
+        return term.withUTF8 { number(ofBytes: $0) }
     }
 
-    /// FNV-1a: short words, no setup cost.
+    /// The number of the term whose UTF-8 bytes are `bytes` (a new one the first time).
+    mutating func number(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let hash = Self.hash(bytes[...])
+        let mask = termSlots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while termSlots[slot] != 0 {
+            let number = Int(termSlots[slot]) - 1
+            if termHashes[number] == hash, terms[number].count == bytes.count, terms[number].withUnsafeBufferPointer({ known in
+                guard let stored = known.baseAddress, let wanted = bytes.baseAddress else { return bytes.isEmpty }
+                return memcmp(stored, wanted, bytes.count) == 0
+            }) {
+                return Int32(number)
+            }
+            slot = (slot + 1) & mask
+        }
+        let number = Int32(terms.count)
+        terms.append(Array(bytes))
+        termHashes.append(hash)
+        termSlots[slot] = number + 1
+        if terms.count * 2 > termSlots.count { growTermSlots() }
+        return number
+    }
+
+    /// Eight bytes at a time, each step a multiply and a fold of the high bits into the low
+    /// ones (the table uses the low bits): most words take one step, where FNV-1a's multiply
+    /// per byte, each waiting for the last, was most of a token's lookup.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let step = min(8, bytes.endIndex - index)
+            var word: UInt64 = 0
+            for offset in 0..<step { word |= UInt64(bytes[index + offset]) << (8 * offset) }
+            hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
+            index += step
+        }
         return hash
     }
 

@@ -45,6 +45,19 @@ package final class Stemmer: Sendable {
         }
     }
 
+    /// Calls `body` with the stem of the lower-case UTF-8 word `word` (valid only during the
+    /// call; the stemmer is held meanwhile, so `body` should be short).
+    func withStem<Result>(of word: UnsafeBufferPointer<UInt8>,
+                          _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        guard let base = word.baseAddress, word.count <= Int(Int32.max) else { return try body(word) }
+        return try handle.withLock { stemmer in
+            guard let stemmed = sb_stemmer_stem(stemmer, base, Int32(word.count)) else {
+                return try body(word)   // out of memory: keep the word
+            }
+            return try body(UnsafeBufferPointer(start: stemmed, count: Int(sb_stemmer_length(stemmer))))
+        }
+    }
+
     /// Every language libstemmer offers (more than the guide's fifteen).
     package static var availableAlgorithms: [String] {
         var names: [String] = []

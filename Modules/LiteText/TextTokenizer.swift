@@ -72,6 +72,16 @@ package struct TextTokenizer: Sendable {
         return stemmer?.stem(folded) ?? folded
     }
 
+    /// Calls `body` with the term of a word that is already folded (lower-case ASCII, which
+    /// folding leaves as it is), as bytes, or with nil for a stop word: what ``term(for:)``
+    /// gives, without making Strings of the word and its stem.
+    func withTerm<Result>(ofFoldedWord word: UnsafeBufferPointer<UInt8>,
+                          _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows -> Result {
+        if !stopWords.isEmpty, stopWords.contains(String(decoding: word, as: UTF8.self)) { return try body(nil) }
+        guard let stemmer else { return try body(word) }
+        return try stemmer.withStem(of: word, body)
+    }
+
     /// Case folding, and diacritic removal when asked.
     static func fold(_ word: String, ignoresDiacritics: Bool) -> String {
         // Most words are lower-case ASCII already: nothing to fold, nothing to allocate.

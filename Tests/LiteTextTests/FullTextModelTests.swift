@@ -290,4 +290,55 @@ import Testing
             #expect(try cursor.next() != nil)
         }
     }
+
+    /// An index written in format 4 (with a word-count entry `0x02 docID` per document) is
+    /// rebuilt when the database opens: the entries are gone, and it answers as before, also
+    /// after updates and deletions that need a document's old word counts.
+    @Test(arguments: StorageEngineKind.allCases)
+    func anIndexInFormat4IsRebuiltOnOpen(engine: StorageEngineKind) throws {
+        try FullTextTestDatabase.withCore(engine) { core in
+            let definition = FullTextIndexDefinition(name: "four", properties: ["text"], language: "en")
+            let texts = ["a quiet pool", "the beach pools", "a garden", "quiet gardens by the pool", "zebra"]
+            for (number, text) in texts.enumerated() {
+                try FullTextTestDatabase.save(core, "doc\(number)", properties: ["text": text])
+            }
+            let index = try FullTextIndex.create(definition, in: core)
+            let queries = ["pool", "quiet", "garden", "zebra", "po*", "quiet pool", "\"quiet pool\""]
+            let expected = try queries.map { try index.search($0, in: core) }
+            let store = try core.dataFile.byteKeyStore(definition.storeName)
+            func wordCountEntries() throws -> Int {
+                let cursor = try store.scan(prefix: [0x02])
+                defer { cursor.close() }
+                var count = 0
+                while try cursor.next() != nil { count += 1 }
+                return count
+            }
+            #expect(try wordCountEntries() == 0)
+            // What format 4 added: the word counts of each document, and a stats record saying 4.
+            try core.inTransaction {
+                for (number, text) in texts.enumerated() {
+                    let words = text.split(separator: " ").filter { !["a", "the", "by"].contains($0) }.count
+                    try store.put([0x02] + Array("doc\(number)".utf8), FullTextPostings.encodeCounts([words]))
+                }
+                var stats = try FullTextPostings.decodeCounts(try #require(try store.get(FullTextPostings.statsKey)))
+                stats[3] = 4
+                try store.put(FullTextPostings.statsKey, FullTextPostings.encodeCounts(stats))
+            }
+            #expect(throws: TextAnalysisError.self) { try index.search("pool", in: core) }
+            try FullTextIndex.openAll(in: core)
+            #expect(try queries.map { try index.search($0, in: core) } == expected)
+            #expect(try wordCountEntries() == 0)
+
+            // Changes after it keep the totals a rebuild computes (ranks depend on them).
+            try core.inTransaction {
+                try FullTextTestDatabase.save(core, "doc1", properties: ["text": "pool pool quiet beach"],
+                                              base: try core.document(id: "doc1")?.revisionID)
+                try FullTextTestDatabase.save(core, "doc5", properties: ["text": "a pool by the quiet garden"])
+            }
+            let changed = try queries.map { try index.search($0, in: core) }
+            try core.inTransaction { try FullTextIndex.delete(definition.name, in: core) }
+            let rebuilt = try FullTextIndex.create(definition, in: core)
+            #expect(try queries.map { try rebuilt.search($0, in: core) } == changed)
+        }
+    }
 }

@@ -38,4 +38,27 @@ import Testing
         let tokenizer = try TextTokenizer(language: .english, stemming: false)
         #expect(tokenizer.tokens(in: "running dogs").map(\.term) == ["running", "dogs"])
     }
+
+    /// Indexing analyses each spelling once, plain ASCII as bytes, and a spelling with capitals
+    /// through its lower-case one: the terms must be those `term(for:)` gives a query's words,
+    /// whichever spelling comes first.
+    @Test func indexingNumbersTheTermsQueriesLookUp() throws {
+        let words = ["Pool", "pool", "POOLS", "pools", "The", "the", "THE", "Running", "running", "Café", "café",
+                     "CAFÉ", "東", "42", "X42y", "naïve", "Naïve", "über", "Straße", "connections", "I", "a", "Zebra",
+                     "généralement", "Généralement", "Les", "les", "und", "Und"]
+        let tokenizers = try [nil, StemmingLanguage.english, .french, .german, .turkish].flatMap { language in
+            try [false, true].map { try TextTokenizer(language: language, ignoresDiacritics: $0) }
+        } + [try TextTokenizer(language: .english, stemming: false), try TextTokenizer(language: .english, stopWords: ["Pool"])]
+        for tokenizer in tokenizers {
+            for order in [words, words.reversed()] {
+                var table = FullTextTermTable()
+                for word in order {
+                    let number = Array(word.utf8).withUnsafeBufferPointer { table.term(ofWord: $0[...], tokenizer: tokenizer) }
+                    let expected = tokenizer.term(for: word)
+                    #expect((number == FullTextTermTable.stopWord ? nil : String(decoding: table.terms[Int(number)], as: UTF8.self))
+                            == expected, "\(word) with \(String(describing: tokenizer.language)), \(tokenizer.ignoresDiacritics)")
+                }
+            }
+        }
+    }
 }
