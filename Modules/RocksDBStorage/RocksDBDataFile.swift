@@ -54,7 +54,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         isReadOnly = readOnly
     }
 
-    deinit { try? close() }
+    deinit { try? close() }   // allowed: a deinit cannot report; close() was the caller's to call and check
 
     func checkOpen() throws {
         if closed.load(ordering: .acquiring) {

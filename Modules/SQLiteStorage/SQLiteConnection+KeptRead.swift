@@ -64,10 +64,12 @@ extension SQLiteConnection {
         guard sqlite3_get_autocommit(handle) != 0 else { return nil }
         walIndexLookedUp = true
         // Asking for the region of a file not in WAL mode would create a `-shm` file.
-        guard let mode = try? cached("PRAGMA journal_mode"), (try? mode.step()) == true else { return nil }
+        // Failing to learn the mode only means reads stay in autocommit mode, as before.
+        guard let mode = try? cached("PRAGMA journal_mode"), (try? mode.step()) == true else { return nil }   // allowed: see above
         let isWAL = mode.text(0).lowercased() == "wal"
         mode.reset()
-        guard isWAL, (try? integer("SELECT count(*) FROM sqlite_master")) != nil else { return nil }
+        // The read makes SQLite open its WAL index before it is asked for (failing: as above).
+        guard isWAL, (try? integer("SELECT count(*) FROM sqlite_master")) != nil else { return nil }   // allowed: see above
         var file: UnsafeMutablePointer<sqlite3_file>?
         guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
               let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
