@@ -307,8 +307,8 @@ private struct TermRecords {
 }
 
 /// The varint at `offset` in `bytes`, which this process wrote (the pending log and its sorted
-/// copy), so it always decodes; `offset` moves past it (never past the end).
-private func trustedVarint<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: inout Int) -> Int
+/// copy, a block being written), so it always decodes; `offset` moves past it (never past the end).
+func trustedVarint<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: inout Int) -> Int
     where Bytes.Index == Int {
     var value = 0, shift = 0
     while offset < bytes.endIndex, shift < 64 {

@@ -34,14 +34,8 @@ enum FullTextPostingBlock {
         /// count, its length, the ID), so a term's postings cost no array of their own for it.
         var firstDocumentID: [UInt8]? {
             guard bytes.first == 0 else { return nil }
-            var length = 0, shift = 0, offset = 1
-            while offset < bytes.count, shift < 64 {
-                let byte = bytes[offset]
-                offset += 1
-                length |= Int(byte & 0x7F) << shift
-                if byte < 0x80 { break }
-                shift += 7
-            }
+            var offset = 1
+            let length = trustedVarint(bytes, &offset)
             guard length >= 0, length <= bytes.count - offset else { return nil }
             return Array(bytes[offset..<(offset + length)])
         }
