@@ -129,7 +129,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         let batch: RocksDBPendingWrites
         do {
             try checkOpen()   // close() may have run while this thread waited for the lock
-            batch = try RocksDBPendingWrites(path: path, expectedWrites: lastTransactionWrites)
+            batch = RocksDBPendingWrites(path: path, expectedWrites: lastTransactionWrites)
         } catch {
             shared.unlockWriter()
             throw error
@@ -170,8 +170,10 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
             changes.append(.init(store: meta.name, previousLastSequence: meta.initialLastSequence,
                                  lastSequence: meta.lastSequence, purged: meta.purged))
         }
+        let writeBatch = try batch.makeBatch()
+        defer { rocksdb_writebatch_destroy(writeBatch) }
         var error: UnsafeMutablePointer<CChar>?
-        rocksdb_write(handle.db, handle.syncWriteOptions, batch.batch, &error)
+        rocksdb_write(handle.db, handle.syncWriteOptions, writeBatch, &error)
         try RocksDBHandle.check(error, path: path, doing: "committing a transaction")
         return CommitEvent(path: path, changes: changes.sorted { $0.store < $1.store })
     }
