@@ -3,21 +3,20 @@
 extension FleeceEncoder {
     func endCollection(tag: UInt8) {
         guard depth > 1 else { fail("a collection was closed but none is open"); return }
-        guard levels[depth - 1].tag == tag else {
+        guard levels.last.tag == tag else {
             fail(tag == 6 ? "endArray() called while a dictionary is open" : "endDictionary() called while an array is open")
             return
         }
-        depth -= 1
-        var level = levels[depth]
-        levels[depth].slots = []
-        levels[depth].keys = []
-        if tag == 7 { sortDictionary(&level) }
+        let level = levels.last
+        levels.truncate(to: levels.count - 1)
+        if tag == 7 { sortDictionary(level) }
 
-        let itemCount = level.slots.count
+        let itemCount = slots.count - level.slotStart
         let count = tag == 7 ? itemCount / 2 : itemCount
         if count == 0 {
+            slots.truncate(to: level.slotStart)
+            keys.truncate(to: level.keyStart)
             addInline(tag << 4, 0)
-            restore(&level)
             return
         }
         // The header: 2 bytes, then for 0x7FF items or more a varint of the rest (padded to even).
@@ -35,85 +34,79 @@ extension FleeceEncoder {
             }
             return size
         }
-        checkPointerWidths(&level, origin: out.count + headerSize)
+        let wide = level.wide || needsWidePointers(from: level.slotStart, origin: out.count + headerSize)
+        let headerPosition = out.count
         withUnsafeMutableBytes(of: &header) { buffer in
-            if level.wide { buffer[0] |= 0x08 }
-            writeRaw(UnsafeRawBufferPointer(rebasing: buffer[0..<headerSize]), canInline: false)
+            if wide { buffer[0] |= 0x08 }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<headerSize]))
         }
-        emitSlots(level)
-        restore(&level)
+        emitSlots(from: level.slotStart, wide: wide)
+        slots.truncate(to: level.slotStart)
+        keys.truncate(to: level.keyStart)
+        // The collection itself is an item of the enclosing level, pointing at its header.
+        addPointer(to: headerPosition)
     }
 
-    /// Gives the level's arrays back to the stack so their capacity is reused.
-    /// Taken `inout` so the arrays are uniquely referenced here: emptying a shared array
-    /// allocates a new buffer instead of keeping the old one (two allocations a collection).
-    func restore(_ level: inout Level) {
-        level.slots.removeAll(keepingCapacity: true)
-        level.keys.removeAll(keepingCapacity: true)
-        swap(&levels[depth].slots, &level.slots)
-        swap(&levels[depth].keys, &level.keys)
-    }
-
-    func checkPointerWidths(_ level: inout Level, origin: Int) {
-        guard !level.wide else { return }
+    /// Whether a pointer among the slots from `first` on, laid out narrow from `origin`, would
+    /// reach further back than a narrow pointer can.
+    func needsWidePointers(from first: Int, origin: Int) -> Bool {
         var origin = origin
-        for slot in level.slots {
-            if slot.isPointer && origin - Int(slot.raw) > Self.maxNarrowOffset {
-                level.wide = true
-                return
-            }
+        for index in first..<slots.count {
+            let slot = slots[index]
+            if slot.isPointer && origin - Int(slot.raw) > Self.maxNarrowOffset { return true }
             origin += 2
         }
+        return false
     }
 
-    /// Writes the slots, turning absolute pointer targets into backward offsets from each
-    /// slot's final position.
-    func emitSlots(_ level: Level) {
-        let width = level.wide ? 4 : 2
-        let start = out.count
-        out.append(contentsOf: repeatElement(0, count: width * level.slots.count))
-        out.withUnsafeMutableBytes { bytes in
-            var origin = start
-            for slot in level.slots {
-                if level.wide {
-                    var raw = slot.raw
-                    if slot.isPointer { raw = 0x8000_0000 | UInt32((origin - Int(slot.raw)) >> 1) }
-                    bytes.storeBytes(of: raw.bigEndian, toByteOffset: origin, as: UInt32.self)
-                } else {
-                    var raw = UInt16(truncatingIfNeeded: slot.raw >> 16)
-                    if slot.isPointer { raw = 0x8000 | UInt16(truncatingIfNeeded: (origin - Int(slot.raw)) >> 1) }
-                    bytes.storeBytes(of: raw.bigEndian, toByteOffset: origin, as: UInt16.self)
-                }
-                origin += width
+    /// Writes the slots from `first` on, turning absolute pointer targets into backward offsets
+    /// from each slot's final position.
+    func emitSlots(from first: Int, wide: Bool) {
+        let width = wide ? 4 : 2
+        let start = out.appendZeros(width * (slots.count - first))
+        let bytes = out.mutableBytes
+        var origin = start
+        for index in first..<slots.count {
+            let slot = slots[index]
+            if wide {
+                var raw = slot.raw
+                if slot.isPointer { raw = 0x8000_0000 | UInt32((origin - Int(slot.raw)) >> 1) }
+                bytes.storeBytes(of: raw.bigEndian, toByteOffset: origin, as: UInt32.self)
+            } else {
+                var raw = UInt16(truncatingIfNeeded: slot.raw >> 16)
+                if slot.isPointer { raw = 0x8000 | UInt16(truncatingIfNeeded: (origin - Int(slot.raw)) >> 1) }
+                bytes.storeBytes(of: raw.bigEndian, toByteOffset: origin, as: UInt16.self)
             }
+            origin += width
         }
     }
 
     /// Orders a dictionary's key/value pairs: integer keys first (ascending), then string keys
     /// by unsigned byte comparison, shorter first on a common prefix.
-    func sortDictionary(_ level: inout Level) {
-        let count = level.keys.count
+    func sortDictionary(_ level: Level) {
+        let count = keys.count - level.keyStart
         guard count >= 2 else { return }
-        let keys = level.keys
-        let isSorted: Bool = out.withUnsafeBytes { bytes in
-            for index in 1..<count where Self.compare(keys[index - 1], keys[index], bytes) >= 0 { return false }
-            return true
+        let keyBase = keys.base + level.keyStart
+        let bytes = out.bytes
+        var isSorted = true
+        for index in 1..<count where Self.compare(keyBase[index - 1], keyBase[index], bytes) >= 0 {
+            isSorted = false
+            break
         }
         if isSorted { return }
-        // Sorted through scratch arrays the encoder keeps, so a dictionary costs no allocation;
-        // the keys themselves are not needed after the sort.
+        // Sorted through scratch the encoder keeps, so a dictionary costs no allocation; the
+        // keys themselves are not needed after the sort.
         sortOrder.removeAll(keepingCapacity: true)
         sortOrder.append(contentsOf: 0..<count)
-        out.withUnsafeBytes { bytes in
-            sortOrder.sort { Self.compare(keys[$0], keys[$1], bytes) < 0 }
-        }
-        sortedSlots.removeAll(keepingCapacity: true)
-        sortedSlots.reserveCapacity(level.slots.count)
+        sortOrder.sort { Self.compare(keyBase[$0], keyBase[$1], bytes) < 0 }
+        sortedSlots.removeAll()
+        sortedSlots.reserve(2 * count)
+        let slotBase = slots.base + level.slotStart
         for source in sortOrder {
-            sortedSlots.append(level.slots[2 * source])
-            sortedSlots.append(level.slots[2 * source + 1])
+            sortedSlots.append(slotBase[2 * source])
+            sortedSlots.append(slotBase[2 * source + 1])
         }
-        swap(&level.slots, &sortedSlots)
+        slotBase.update(from: sortedSlots.base, count: 2 * count)
     }
 
     static func compare(_ left: SortKey, _ right: SortKey, _ bytes: UnsafeRawBufferPointer) -> Int {
@@ -148,20 +141,18 @@ extension FleeceEncoder {
         defer { reset() }
         if let firstError { throw firstError }
         guard depth == 1 else { throw FleeceError(.encodeError, "finish() called with \(depth - 1) unclosed array/dictionary") }
-        guard levels[0].slots.count == 1 else {
-            throw FleeceError(.encodeError, levels[0].slots.isEmpty ? "nothing was written before finish()"
-                              : "only one top-level value may be written (got \(levels[0].slots.count))")
+        guard slots.count == 1 else {
+            throw FleeceError(.encodeError, slots.isEmpty ? "nothing was written before finish()"
+                              : "only one top-level value may be written (got \(slots.count))")
         }
-        var root = levels[0]
-        checkPointerWidths(&root, origin: out.count)
-        emitSlots(root)
-        if root.wide {
+        let wide = levels[0].wide || needsWidePointers(from: 0, origin: out.count)
+        emitSlots(from: 0, wide: wide)
+        if wide {
             // The trailer must be a 2-byte value: a narrow pointer back to the 4-byte root.
             out.append(0x80)
             out.append(0x02)
         }
-        let result = out
-        return result
+        return out.array()
     }
 }
 

@@ -29,11 +29,13 @@ package final class FleeceEncoder {
         case inline(count: Int, byte: UInt8)
     }
 
-    /// An open collection (the root is a one-item pseudo-collection).
+    /// An open collection (the root is a one-item pseudo-collection). Its pending items are
+    /// the encoder's `slots` from `slotStart` on, its keys `keys` from `keyStart` on: one stack
+    /// for all levels, so opening a collection allocates nothing.
     struct Level {
         var tag: UInt8 = 0
-        var slots: [Slot] = []
-        var keys: [SortKey] = []
+        var slotStart = 0
+        var keyStart = 0
         var wide = false
         /// In a dictionary: the next item must be a key.
         var expectsKey = false
@@ -48,15 +50,19 @@ package final class FleeceEncoder {
     // The encoder is used by one thread at a time and never hands out references to these, so
     // the runtime's exclusivity checks (a thread-local lookup on every access) only cost time:
     // they were about a tenth of encoding.
-    @exclusivity(unchecked) var out: [UInt8] = []
-    @exclusivity(unchecked) var levels: [Level] = [Level()]
-    @exclusivity(unchecked) var depth = 1
+    @exclusivity(unchecked) var out: EncoderBuffer<UInt8>
+    @exclusivity(unchecked) var levels = EncoderBuffer<Level>(capacity: 8)
+    @exclusivity(unchecked) var slots = EncoderBuffer<Slot>(capacity: 64)
+    @exclusivity(unchecked) var keys = EncoderBuffer<SortKey>(capacity: 32)
     @exclusivity(unchecked) var strings = SmallKeyTable()
     @exclusivity(unchecked) var firstError: FleeceError?
     @exclusivity(unchecked) var addingKey = false
     /// Scratch for sorting a dictionary's entries, kept for the next one.
     @exclusivity(unchecked) var sortOrder: [Int] = []
-    @exclusivity(unchecked) var sortedSlots: [Slot] = []
+    @exclusivity(unchecked) var sortedSlots = EncoderBuffer<Slot>(capacity: 32)
+
+    /// The number of open levels, the root included.
+    var depth: Int { levels.count }
 
     // Format constants (Fleece Internal.hh): narrow pointers reach at most 0x7FFE bytes back;
     // strings of 2...15 bytes are de-duplicated; counts from 0x7FF on spill into a varint.
@@ -68,8 +74,8 @@ package final class FleeceEncoder {
     /// (and new eligible keys are added to the table).
     package init(sharedKeys: SharedKeys? = nil, reservingCapacity capacity: Int = 256) {
         self.sharedKeys = sharedKeys
-        out.reserveCapacity(capacity)
-        levels[0].slots.reserveCapacity(1)
+        out = EncoderBuffer(capacity: capacity)
+        levels.append(Level())
     }
 
     /// Whether a write so far was invalid; ``finish()`` will throw it.
@@ -81,15 +87,12 @@ package final class FleeceEncoder {
 
     /// Discards everything written, ready to encode a new value.
     package func reset() {
-        out.removeAll(keepingCapacity: true)
-        for index in 0..<levels.count {
-            levels[index].slots.removeAll(keepingCapacity: true)
-            levels[index].keys.removeAll(keepingCapacity: true)
-            levels[index].wide = false
-            levels[index].expectsKey = false
-        }
+        out.removeAll()
+        slots.removeAll()
+        keys.removeAll()
+        levels.truncate(to: 1)
+        levels[0] = Level()
         addingKey = false
-        depth = 1
         strings.removeAll()
         firstError = nil
     }
@@ -98,14 +101,13 @@ package final class FleeceEncoder {
 
     @inline(__always)
     func addSlot(_ slot: Slot) {
-        let top = depth - 1
         if addingKey {
             addingKey = false
-        } else if levels[top].tag == 7 {
-            guard !levels[top].expectsKey else { fail("a dictionary value was written without a key"); return }
-            levels[top].expectsKey = true
+        } else if levels.last.tag == 7 {
+            guard !levels.last.expectsKey else { fail("a dictionary value was written without a key"); return }
+            levels.last.expectsKey = true
         }
-        levels[top].slots.append(slot)
+        slots.append(slot)
     }
 
     @inline(__always)
@@ -126,7 +128,7 @@ package final class FleeceEncoder {
             var raw: UInt32 = 0
             for index in 0..<bytes.count { raw |= UInt32(bytes[index]) << (24 - 8 * UInt32(index)) }
             addSlot(Slot(raw: raw, isPointer: false))
-            if bytes.count > 2 { levels[depth - 1].wide = true }
+            if bytes.count > 2 { levels.last.wide = true }
         } else {
             addPointer(to: out.count)
             out.append(contentsOf: bytes)
@@ -254,7 +256,7 @@ package final class FleeceEncoder {
         }
         let headerSize = count >= 15 ? 2 : 1
         if let offset = strings[key] {
-            if levels[depth - 1].wide || out.count - offset <= Self.maxNarrowOffset - 32 {
+            if levels.last.wide || out.count - offset <= Self.maxNarrowOffset - 32 {
                 addPointer(to: offset)
                 return offset + headerSize
             }
@@ -298,18 +300,12 @@ package final class FleeceEncoder {
     /// Opens a dictionary; write ``writeKey(_:)`` then a value for each entry, then ``endDictionary()``.
     package func beginDictionary(reservingCapacity capacity: Int = 0) {
         push(tag: 7, capacity: 2 * capacity)
-        levels[depth - 1].expectsKey = true
+        levels.last.expectsKey = true
     }
 
     func push(tag: UInt8, capacity: Int) {
-        if depth == levels.count { levels.append(Level()) }
-        levels[depth].tag = tag
-        levels[depth].wide = false
-        levels[depth].expectsKey = false
-        levels[depth].slots.removeAll(keepingCapacity: true)
-        levels[depth].keys.removeAll(keepingCapacity: true)
-        if capacity > 0 { levels[depth].slots.reserveCapacity(capacity) }
-        depth += 1
+        levels.append(Level(tag: tag, slotStart: slots.count, keyStart: keys.count))
+        if capacity > 0 { slots.reserve(capacity) }
     }
 
     /// Writes a dictionary key (as a shared-key integer when the table has or takes it).
@@ -326,13 +322,12 @@ package final class FleeceEncoder {
         }
         guard beginKey() else { return }
         let start = writeStringBytes(bytes)
-        let top = depth - 1
         if let start {
-            levels[top].keys.append(.written(start: start, count: bytes.count))
+            keys.append(.written(start: start, count: bytes.count))
         } else {
-            levels[top].keys.append(.inline(count: bytes.count, byte: bytes.count == 1 ? bytes[0] : 0))
+            keys.append(.inline(count: bytes.count, byte: bytes.count == 1 ? bytes[0] : 0))
         }
-        levels[top].expectsKey = false
+        levels.last.expectsKey = false
     }
 
     /// Writes an integer (shared) key; only valid with a shared-key table.
@@ -341,16 +336,14 @@ package final class FleeceEncoder {
         guard beginKey() else { return }
         addSlot(Slot(raw: UInt32(UInt8(truncatingIfNeeded: index >> 8) & 0x0F) << 24 | UInt32(UInt8(truncatingIfNeeded: index)) << 16,
                      isPointer: false))
-        let top = depth - 1
-        levels[top].keys.append(.shared(index))
-        levels[top].expectsKey = false
+        keys.append(.shared(index))
+        levels.last.expectsKey = false
     }
 
     /// Checks a key may be written now and marks the next slot as that key's.
     func beginKey() -> Bool {
-        let top = depth - 1
-        guard levels[top].tag == 7 else { fail("a key was written outside a dictionary"); return false }
-        guard levels[top].expectsKey else { fail("a key was written where a dictionary value was expected"); return false }
+        guard levels.last.tag == 7 else { fail("a key was written outside a dictionary"); return false }
+        guard levels.last.expectsKey else { fail("a key was written where a dictionary value was expected"); return false }
         addingKey = true
         return true
     }
@@ -358,7 +351,7 @@ package final class FleeceEncoder {
     /// Closes the innermost collection, whichever kind it is (for a ``JSONTape`` replay, whose
     /// end events do not say).
     func endInnermostCollection() {
-        if levels[depth - 1].tag == 7 { endDictionary() } else { endArray() }
+        if levels.last.tag == 7 { endDictionary() } else { endArray() }
     }
 
     /// Closes the innermost array.
@@ -366,7 +359,7 @@ package final class FleeceEncoder {
 
     /// Closes the innermost dictionary, sorting its entries by key.
     package func endDictionary() {
-        if depth > 1 && levels[depth - 1].tag == 7 && !levels[depth - 1].expectsKey {
+        if depth > 1 && levels.last.tag == 7 && !levels.last.expectsKey {
             fail("a dictionary was closed after a key with no value")
             return
         }

@@ -58,19 +58,18 @@ enum DocumentsBenchmarks: BenchmarkArea {
                 try RawDocuments.createTable(path: rawPath)
             }, ours: {
                 guard let database = importing else { return }
-                for start in stride(from: 0, to: documents.count, by: batchSize) {
-                    try database.inBatch {
-                        for (id, json) in documents[start..<min(start + batchSize, documents.count)] {
-                            try database.saveDocument(MutableDocument(id: id, json: json))
-                        }
-                    }
-                }
+                try importAll(into: database, documents: documents)
                 try database.close()
                 importing = nil
             }, baseline: {
                 try RawDocuments.importAll(path: rawPath, documents: documents, batchSize: batchSize)
             })
             importTimes[engine] = ourImport
+            if ProcessInfo.processInfo.environment["DOCS_PROFILE"] == "import",
+               let loops = ProcessInfo.processInfo.environment["DOCS_PROFILE_LOOPS"].flatMap(Int.init) {
+                try profileImport(loops: loops, engine: engine, scratch: scratch, documents: documents, into: &report)
+                continue
+            }
             let database = try open(engine, in: folder)
             defer { try? database.close() }
             let (ourUpdate, rawUpdate) = try Stopwatch.pairedMedians(iterations: options.iterations,
@@ -131,11 +130,7 @@ enum DocumentsBenchmarks: BenchmarkArea {
         let baseline = environment["DOCS_PROFILE_BASELINE"] != nil
         let updating = environment["DOCS_PROFILE"] == "update"
         if let only = environment["DOCS_PROFILE_ENGINE"], only != "\(engine)" { return }
-        func cpu(_ clock: clockid_t) -> Double {
-            var time = timespec()
-            clock_gettime(clock, &time)
-            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-        }
+        func cpu(_ clock: clockid_t) -> Double { cpuSeconds(clock) }
         func threadCPU() -> Double { cpu(CLOCK_THREAD_CPUTIME_ID) }
         let start = threadCPU(), processStart = cpu(CLOCK_PROCESS_CPUTIME_ID)
         for _ in 0..<loops {
@@ -155,6 +150,43 @@ enum DocumentsBenchmarks: BenchmarkArea {
         report.notes.append("\(engine) profiled \(baseline ? "baseline " : "")\(updating ? "update" : "read"): "
                             + String(format: "%.2f ms CPU per loop on the calling thread, %.2f ms in the whole process",
                                      thread * 1000 / Double(max(loops, 1)), process * 1000 / Double(max(loops, 1))))
+    }
+
+    /// `DOCS_PROFILE=import`: only our import on each engine (or `DOCS_PROFILE_ENGINE`'s), `loops`
+    /// times into fresh databases; prints the CPU time per import of the calling thread and of
+    /// the whole process.
+    private static func profileImport(loops: Int, engine: CouchbaseLiteSwift.StorageEngine, scratch: Scratch,
+                                      documents: [(id: String, json: String)], into report: inout BenchmarkReport) throws {
+        if let only = ProcessInfo.processInfo.environment["DOCS_PROFILE_ENGINE"], only != "\(engine)" { return }
+        var thread = 0.0, process = 0.0
+        for _ in 0..<loops {
+            let database = try open(engine, in: try scratch.freshFolder())
+            let (threadStart, processStart) = (cpuSeconds(CLOCK_THREAD_CPUTIME_ID), cpuSeconds(CLOCK_PROCESS_CPUTIME_ID))
+            try importAll(into: database, documents: documents)
+            try database.close()
+            thread += cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - threadStart
+            process += cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - processStart
+        }
+        report.notes.append("\(engine) profiled import: "
+                            + String(format: "%.2f ms CPU per import on the calling thread, %.2f ms in the whole process",
+                                     thread * 1000 / Double(max(loops, 1)), process * 1000 / Double(max(loops, 1))))
+    }
+
+    private static func cpuSeconds(_ clock: clockid_t) -> Double {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The timed import: every document through `MutableDocument(id:json:)`, one batch per `batchSize`.
+    private static func importAll(into database: Database, documents: [(id: String, json: String)]) throws {
+        for start in stride(from: 0, to: documents.count, by: batchSize) {
+            try database.inBatch {
+                for (id, json) in documents[start..<min(start + batchSize, documents.count)] {
+                    try database.saveDocument(MutableDocument(id: id, json: json))
+                }
+            }
+        }
     }
 
     /// The timed update: one property set on every tenth document, in one batch.
