@@ -15,28 +15,36 @@
 /// tape.write(to: encoder, omittingTopLevelKey: "_id")
 /// ```
 package final class JSONTape: JSONSink {
-    enum Event {
-        case string(start: Int, count: Int)
-        /// `shared` is the key's shared-key index when the table took it while parsing.
-        case key(start: Int, count: Int, shared: Int?)
-        case bool(Bool)
-        case null
-        case int(Int64)
-        case uint(UInt64)
-        case double(Double)
-        /// `end` is the index of the matching ``end`` event.
-        case beginDictionary(end: Int)
-        case beginArray(end: Int)
-        case end
+    enum Kind: UInt8 {
+        case string, key, bool, null, int, uint, double, beginDictionary, beginArray, end
+    }
+
+    /// One value, key or collection boundary: 16 bytes, so a tape is about as large as its text.
+    struct Event {
+        var kind: Kind
+        /// A key's shared-key index once ``addKeys(to:)`` gave it one, else -1.
+        var shared: Int16 = -1
+        /// A string's or key's byte count.
+        var count: UInt32 = 0
+        /// A string's or key's start in `bytes`; a number's bits; a bool's value; a collection's
+        /// index of its `end` event.
+        var payload: UInt64 = 0
+
+        var start: Int { Int(truncatingIfNeeded: payload) }
+        var range: Range<Int> { start..<(start + Int(count)) }
     }
 
     // One thread fills and reads a tape, and nothing borrows these: exclusivity checks (a
     // thread-local lookup per access) would only cost time, as in ``FleeceEncoder``.
-    @exclusivity(unchecked) private(set) var events: [Event] = []
-    /// Decoded string and key bytes, referenced by the events.
+    @exclusivity(unchecked) private(set) var events = EncoderBuffer<Event>(capacity: 16)
+    /// A copy of the text parsed, then the unescaped bytes of strings that had escapes: string
+    /// and key events point into it, so an unescaped string is not copied a second time.
     @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
     @exclusivity(unchecked) private var open: [Int] = []
     @exclusivity(unchecked) package private(set) var error: FleeceError?
+    /// The text while it is parsed: strings the parser hands over from inside it are events
+    /// pointing at their place in the copy.
+    @exclusivity(unchecked) private var text = UnsafeRawBufferPointer(start: nil, count: 0)
 
     init() {}
 
@@ -45,9 +53,14 @@ package final class JSONTape: JSONSink {
     /// - Throws: ``FleeceError`` (`.jsonError`) with the byte offset of the problem.
     package static func parse(json: UnsafeRawBufferPointer,
                               maximumDepth: Int = JSONConverter.defaultMaximumDepth) throws -> JSONTape {
+        guard json.count < Int(UInt32.max) else {
+            throw FleeceError(.jsonError, "JSON: a document of \(json.count) bytes is larger than 4 GB")
+        }
         let tape = JSONTape()
-        tape.events.reserveCapacity(json.count / 8)
-        tape.bytes.reserveCapacity(json.count)
+        tape.events.reserve(json.count / 8)
+        tape.bytes = Array(json)
+        tape.text = json
+        defer { tape.text = UnsafeRawBufferPointer(start: nil, count: 0) }
         var parser = JSONParser(text: json, encoder: tape, json5: false, maximumDepth: maximumDepth)
         try parser.parseDocument()
         return tape
@@ -59,11 +72,10 @@ package final class JSONTape: JSONSink {
         // One lock for the whole document, not one per key.
         sharedKeys.addingKeys { indexAddingIfEligible in
             bytes.withUnsafeBytes { storage in
-                for index in events.indices {
-                    if case let .key(start, count, _) = events[index] {
-                        let shared = indexAddingIfEligible(UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)]))
-                        events[index] = .key(start: start, count: count, shared: shared)
-                    }
+                for index in 0..<events.count where events[index].kind == .key {
+                    let event = events[index]
+                    let shared = indexAddingIfEligible(UnsafeRawBufferPointer(rebasing: storage[event.range]))
+                    events[index].shared = shared.map { Int16(truncatingIfNeeded: $0) } ?? -1
                 }
             }
         }
@@ -71,8 +83,7 @@ package final class JSONTape: JSONSink {
 
     /// Whether the value is a dictionary.
     package var isDictionary: Bool {
-        if case .beginDictionary = events.first { return true }
-        return false
+        !events.isEmpty && events[0].kind == .beginDictionary
     }
 
     /// Looks up a key of the top-level dictionary.
@@ -86,17 +97,20 @@ package final class JSONTape: JSONSink {
         var found: Int?
         key.withUTF8 { wanted in
             var index = 1
-            while index < events.count, case let .key(start, count, _) = events[index] {
-                if count == wanted.count, bytes[start..<(start + count)].elementsEqual(wanted) { found = index + 1 }
+            while index < events.count, events[index].kind == .key {
+                let event = events[index]
+                if Int(event.count) == wanted.count, bytes[event.range].elementsEqual(wanted) { found = index + 1 }
                 index = next(after: index + 1)
             }
         }
         guard let found else { return (false, nil) }
-        switch events[found] {
-        case let .string(start, count): return (true, String(decoding: bytes[start..<(start + count)], as: UTF8.self))
-        case let .int(number): return (true, String(number))
-        case let .uint(number): return (true, String(number))
-        case let .double(number):
+        let event = events[found]
+        switch event.kind {
+        case .string: return (true, String(decoding: bytes[event.range], as: UTF8.self))
+        case .int: return (true, String(Int64(bitPattern: event.payload)))
+        case .uint: return (true, String(event.payload))
+        case .double:
+            let number = Double(bitPattern: event.payload)
             return (true, number == number.rounded() && number.magnitude < 1e15 ? String(Int64(number)) : String(number))
         default: return (true, nil)
         }
@@ -124,21 +138,22 @@ package final class JSONTape: JSONSink {
         let table = encoder.sharedKeys
         if let table { addKeys(to: table) }
         bytes.withUnsafeBytes { storage in
-            for event in events {
-                switch event {
-                case let .string(start, count):
-                    encoder.writeStringBytes(UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)]))
-                case let .key(start, count, shared):
-                    if table != nil, let shared {
-                        encoder.writeKey(sharedIndex: shared)
+            for index in 0..<events.count {
+                let event = events[index]
+                switch event.kind {
+                case .string:
+                    encoder.writeStringBytes(UnsafeRawBufferPointer(rebasing: storage[event.range]))
+                case .key:
+                    if table != nil, event.shared >= 0 {
+                        encoder.writeKey(sharedIndex: Int(event.shared))
                     } else {
-                        encoder.writeKeyBytes(UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)]))
+                        encoder.writeKeyBytes(UnsafeRawBufferPointer(rebasing: storage[event.range]))
                     }
-                case let .bool(value): encoder.writeBool(value)
+                case .bool: encoder.writeBool(event.payload != 0)
                 case .null: encoder.writeNull()
-                case let .int(value): encoder.writeInt(value)
-                case let .uint(value): encoder.writeUInt(value)
-                case let .double(value): encoder.writeDouble(value)
+                case .int: encoder.writeInt(Int64(bitPattern: event.payload))
+                case .uint: encoder.writeUInt(event.payload)
+                case .double: encoder.writeDouble(Double(bitPattern: event.payload))
                 case .beginDictionary: encoder.beginDictionary(reservingCapacity: 0)
                 case .beginArray: encoder.beginArray(reservingCapacity: 0)
                 case .end: encoder.endInnermostCollection()
@@ -149,24 +164,26 @@ package final class JSONTape: JSONSink {
 
     /// The index of the event after the value starting at `index`.
     private func next(after index: Int) -> Int {
-        switch events[index] {
-        case let .beginDictionary(end), let .beginArray(end): return end + 1
+        switch events[index].kind {
+        case .beginDictionary, .beginArray: return Int(truncatingIfNeeded: events[index].payload) + 1
         default: return index + 1
         }
     }
 
     private func writeValue(at index: Int, to encoder: FleeceEncoder, storage: UnsafeRawBufferPointer,
                             omitted: String?, scratch: inout [(key: Int, value: Int)]) {
-        switch events[index] {
-        case let .string(start, count):
-            encoder.writeStringBytes(UnsafeRawBufferPointer(rebasing: storage[start..<(start + count)]))
-        case let .bool(value): encoder.writeBool(value)
+        let event = events[index]
+        switch event.kind {
+        case .string:
+            encoder.writeStringBytes(UnsafeRawBufferPointer(rebasing: storage[event.range]))
+        case .bool: encoder.writeBool(event.payload != 0)
         case .null: encoder.writeNull()
         // As a copy of an encoded long int: 3–4 bytes sit inline.
-        case let .int(value): encoder.writeInt(value, asCopy: true)
-        case let .uint(value): encoder.writeUInt(value, asCopy: true)
-        case let .double(value): encoder.writeDouble(value)
-        case let .beginArray(end):
+        case .int: encoder.writeInt(Int64(bitPattern: event.payload), asCopy: true)
+        case .uint: encoder.writeUInt(event.payload, asCopy: true)
+        case .double: encoder.writeDouble(Double(bitPattern: event.payload))
+        case .beginArray:
+            let end = Int(truncatingIfNeeded: event.payload)
             var count = 0
             var item = index + 1
             while item < end { count += 1; item = next(after: item) }
@@ -177,13 +194,14 @@ package final class JSONTape: JSONSink {
                 item = next(after: item)
             }
             encoder.endArray()
-        case let .beginDictionary(end):
+        case .beginDictionary:
+            let end = Int(truncatingIfNeeded: event.payload)
             let first = scratch.count
             var entry = index + 1
             while entry < end {
                 let value = entry + 1
-                if let omitted, case let .key(start, count, _) = events[entry],
-                   omitted.utf8.elementsEqual(storage[start..<(start + count)]) {
+                if let omitted, events[entry].kind == .key,
+                   omitted.utf8.elementsEqual(storage[events[entry].range]) {
                     entry = next(after: value)
                     continue
                 }
@@ -199,11 +217,12 @@ package final class JSONTape: JSONSink {
             encoder.beginDictionary(reservingCapacity: count)
             for position in first..<(first + count) {
                 let (key, value) = scratch[position]
-                if case let .key(start, length, shared) = events[key] {
-                    if let shared {
-                        encoder.writeKey(sharedIndex: shared)
+                let keyEvent = events[key]
+                if keyEvent.kind == .key {
+                    if keyEvent.shared >= 0 {
+                        encoder.writeKey(sharedIndex: Int(keyEvent.shared))
                     } else {
-                        encoder.writeKeyBytes(UnsafeRawBufferPointer(rebasing: storage[start..<(start + length)]))
+                        encoder.writeKeyBytes(UnsafeRawBufferPointer(rebasing: storage[keyEvent.range]))
                     }
                 }
                 writeValue(at: value, to: encoder, storage: storage, omitted: nil, scratch: &scratch)
@@ -216,64 +235,71 @@ package final class JSONTape: JSONSink {
     }
 
     private func compareKeys(_ left: Int, _ right: Int, _ storage: UnsafeRawBufferPointer) -> Int {
-        guard case let .key(leftStart, leftCount, leftShared) = events[left],
-              case let .key(rightStart, rightCount, rightShared) = events[right] else { return 0 }
-        switch (leftShared, rightShared) {
-        case let (a?, b?): return a < b ? -1 : (a == b ? 0 : 1)
-        case (.some, nil): return -1
-        case (nil, .some): return 1
-        case (nil, nil):
-            return compareBytes(UnsafeRawBufferPointer(rebasing: storage[leftStart..<(leftStart + leftCount)]),
-                                UnsafeRawBufferPointer(rebasing: storage[rightStart..<(rightStart + rightCount)]))
+        let a = events[left], b = events[right]
+        guard a.kind == .key, b.kind == .key else { return 0 }
+        switch (a.shared >= 0, b.shared >= 0) {
+        case (true, true): return a.shared < b.shared ? -1 : (a.shared == b.shared ? 0 : 1)
+        case (true, false): return -1
+        case (false, true): return 1
+        case (false, false):
+            return compareBytes(UnsafeRawBufferPointer(rebasing: storage[a.range]),
+                                UnsafeRawBufferPointer(rebasing: storage[b.range]))
         }
     }
 
     // MARK: JSONSink
 
-    private func store(_ bytes: UnsafeRawBufferPointer) -> Int {
-        let start = self.bytes.count
+    /// Where `bytes` are in `self.bytes`: their place in the copy of the text when the parser
+    /// hands them over from inside the text, else (unescaped into the parser's scratch) a copy
+    /// added after it.
+    @inline(__always)
+    private func store(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        if let textStart = text.baseAddress, let start = bytes.baseAddress,
+           start >= textStart, start + bytes.count <= textStart + text.count {
+            return UInt64(start - textStart)
+        }
+        let offset = self.bytes.count
         self.bytes.append(contentsOf: bytes)
-        return start
+        return UInt64(offset)
     }
 
     @discardableResult func writeStringBytes(_ bytes: UnsafeRawBufferPointer) -> Int? {
-        events.append(.string(start: store(bytes), count: bytes.count))
+        events.append(Event(kind: .string, count: UInt32(truncatingIfNeeded: bytes.count), payload: store(bytes)))
         return nil
     }
 
     func writeKeyBytes(_ bytes: UnsafeRawBufferPointer) {
-        events.append(.key(start: store(bytes), count: bytes.count, shared: nil))
+        events.append(Event(kind: .key, count: UInt32(truncatingIfNeeded: bytes.count), payload: store(bytes)))
     }
 
-    func writeBool(_ value: Bool) { events.append(.bool(value)) }
-    func writeNull() { events.append(.null) }
-    func writeInt(_ value: Int64) { events.append(.int(value)) }
-    func writeUInt(_ value: UInt64) { events.append(.uint(value)) }
+    func writeBool(_ value: Bool) { events.append(Event(kind: .bool, payload: value ? 1 : 0)) }
+    func writeNull() { events.append(Event(kind: .null)) }
+    func writeInt(_ value: Int64) { events.append(Event(kind: .int, payload: UInt64(bitPattern: value))) }
+    func writeUInt(_ value: UInt64) { events.append(Event(kind: .uint, payload: value)) }
 
     func writeDouble(_ value: Double) {
         if !value.isFinite, error == nil {
             error = FleeceError(.invalidData, "JSON number \(value) cannot be stored")
         }
-        events.append(.double(value))
+        events.append(Event(kind: .double, payload: value.bitPattern))
     }
 
     func beginDictionary(reservingCapacity capacity: Int) {
         open.append(events.count)
-        events.append(.beginDictionary(end: 0))
+        events.append(Event(kind: .beginDictionary))
     }
 
     func beginArray(reservingCapacity capacity: Int) {
         open.append(events.count)
-        events.append(.beginArray(end: 0))
+        events.append(Event(kind: .beginArray))
     }
 
-    func endDictionary() { close(dictionary: true) }
-    func endArray() { close(dictionary: false) }
+    func endDictionary() { close() }
+    func endArray() { close() }
 
-    private func close(dictionary: Bool) {
+    private func close() {
         guard let start = open.popLast() else { return }
-        let end = events.count
-        events.append(.end)
-        events[start] = dictionary ? .beginDictionary(end: end) : .beginArray(end: end)
+        events[start].payload = UInt64(events.count)
+        events.append(Event(kind: .end))
     }
 }
