@@ -39,7 +39,19 @@ struct JSONParser<Sink: JSONSink> {
         if let failure = encoder.error { throw failure }
     }
 
+    /// Skips whitespace (and JSON5 comments). Compact JSON has none between most tokens, so
+    /// the check for that is inlined and the loop is not.
+    @inline(__always)
     mutating func skipWhitespace() throws {
+        if position < text.count {
+            let byte = text[position]
+            if byte > 0x20 && byte != UInt8(ascii: "/") { return }
+        }
+        try skipWhitespaceSlowly()
+    }
+
+    @inline(never)
+    mutating func skipWhitespaceSlowly() throws {
         while position < text.count {
             switch text[position] {
             case 0x20, 0x0A, 0x0D, 0x09:
@@ -196,7 +208,9 @@ struct JSONParser<Sink: JSONSink> {
         var index = start
         var sawHighByte = false
         // Eight bytes at a time while none is the quote, a backslash or a control byte (the
-        // bulk of long strings); the byte loop below finds which one it was.
+        // bulk of long strings). In the word that has one, the lowest flagged byte is exactly
+        // the first such byte (a false flag can only sit above a true one, from a borrow), so
+        // the byte loop below starts on it.
         if let base = text.baseAddress {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
@@ -206,9 +220,15 @@ struct JSONParser<Sink: JSONSink> {
                 let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                 let quoteBytes = word ^ quotes
                 let backslashBytes = word ^ backslashes
-                let special = ((quoteBytes &- ones) & ~quoteBytes) | ((backslashBytes &- ones) & ~backslashBytes)
-                    | ((word &- ones &* 0x20) & ~word)
-                if special & highs != 0 { break }
+                let special = (((quoteBytes &- ones) & ~quoteBytes) | ((backslashBytes &- ones) & ~backslashBytes)
+                    | ((word &- ones &* 0x20) & ~word)) & highs
+                if special != 0 {
+                    let bit = special.trailingZeroBitCount
+                    // High bytes before the special one (bits below its byte).
+                    if word & highs & ((1 << UInt64(bit)) &- 1) != 0 { sawHighByte = true }
+                    index += bit >> 3
+                    break
+                }
                 if word & highs != 0 { sawHighByte = true }
                 index += 8
             }
