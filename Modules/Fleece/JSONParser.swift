@@ -8,13 +8,14 @@ import Darwin
 /// intermediate object tree. Numbers are classified as LiteCore 2.8 does: a `.` or exponent makes
 /// a double; else a non-negative integer is unsigned, a negative one signed; beyond 64 bits it
 /// becomes a double.
-struct JSONParser<Sink: JSONSink> {
+struct JSONParser<Sink: JSONSink>: ~Copyable {
     let text: UnsafeRawBufferPointer
     let encoder: Sink
     let json5: Bool
     let maximumDepth: Int
     var position = 0
-    var scratch: [UInt8] = []
+    /// A string with escapes, unescaped; what ``parseString(quote:)`` returns for one.
+    var scratch = EncoderBuffer<UInt8>(capacity: 64)
 
     init(text: UnsafeRawBufferPointer, encoder: Sink, json5: Bool, maximumDepth: Int) {
         self.text = text
@@ -81,16 +82,15 @@ struct JSONParser<Sink: JSONSink> {
 
     mutating func parseValue(depth: Int) throws {
         guard !atEnd else { throw error("unexpected end of text") }
-        let encoder = self.encoder
         switch current {
         case UInt8(ascii: "{"):
             try parseObject(depth: depth + 1)
         case UInt8(ascii: "["):
             try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""):
-            try parseString(quote: UInt8(ascii: "\"")) { encoder.writeStringBytes($0) }
+            encoder.writeStringBytes(try parseString(quote: UInt8(ascii: "\"")))
         case UInt8(ascii: "'") where json5:
-            try parseString(quote: UInt8(ascii: "'")) { encoder.writeStringBytes($0) }
+            encoder.writeStringBytes(try parseString(quote: UInt8(ascii: "'")))
         case UInt8(ascii: "t"):
             try expectLiteral("true"); encoder.writeBool(true)
         case UInt8(ascii: "f"):
@@ -132,14 +132,13 @@ struct JSONParser<Sink: JSONSink> {
             encoder.endDictionary()
             return
         }
-        let encoder = self.encoder
         while true {
             guard !atEnd else { throw error("unterminated object") }
             switch current {
             case UInt8(ascii: "\""):
-                try parseString(quote: UInt8(ascii: "\"")) { encoder.writeKeyBytes($0) }
+                encoder.writeKeyBytes(try parseString(quote: UInt8(ascii: "\"")))
             case UInt8(ascii: "'") where json5:
-                try parseString(quote: UInt8(ascii: "'")) { encoder.writeKeyBytes($0) }
+                encoder.writeKeyBytes(try parseString(quote: UInt8(ascii: "'")))
             default:
                 guard json5, isIdentifierStart(current) else { throw error("expected a string key") }
                 let start = position
@@ -201,9 +200,9 @@ struct JSONParser<Sink: JSONSink> {
 
     // MARK: Strings
 
-    /// Parses a quoted string and hands its unescaped UTF-8 to `body` (straight from the input
-    /// when it has no escapes).
-    mutating func parseString(quote: UInt8, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+    /// Parses a quoted string and returns its unescaped UTF-8: a slice of the text when it has
+    /// no escapes, else the parser's scratch (valid until the next string is parsed).
+    mutating func parseString(quote: UInt8) throws -> UnsafeRawBufferPointer {
         let start = position + 1
         var index = start
         var sawHighByte = false
@@ -239,8 +238,7 @@ struct JSONParser<Sink: JSONSink> {
                 let slice = UnsafeRawBufferPointer(rebasing: text[start..<index])
                 if sawHighByte { try checkUTF8(slice, at: start) }
                 position = index + 1
-                body(slice)
-                return
+                return slice
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character 0x\(String(byte, radix: 16)) inside a string", at: index) }
@@ -249,7 +247,7 @@ struct JSONParser<Sink: JSONSink> {
         }
         guard index < text.count else { throw error("unterminated string", at: position) }
         // Slow path: there are escapes.
-        scratch.removeAll(keepingCapacity: true)
+        scratch.removeAll()
         scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start..<index]))
         while true {
             guard index < text.count else { throw error("unterminated string", at: position) }
@@ -295,8 +293,8 @@ struct JSONParser<Sink: JSONSink> {
             }
         }
         position = index + 1
-        if sawHighByte { try scratch.withUnsafeBytes { try checkUTF8($0, at: start) } }
-        scratch.withUnsafeBytes { body($0) }
+        if sawHighByte { try checkUTF8(scratch.bytes, at: start) }
+        return scratch.bytes
     }
 
     func hex4(at index: Int) throws -> UInt32 {
