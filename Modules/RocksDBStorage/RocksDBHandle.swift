@@ -107,7 +107,10 @@ final class RocksDBHandle: @unchecked Sendable {
                 guard let value = written else { return nil }
                 return try value.withUnsafeBytes(body)
             }
-            return try get(key, view: .latest, body)
+            if batch.isKnownAbsent(key) { return nil }
+            let value = try get(key, view: .latest, body)
+            if value == nil { batch.noteAbsent(key) }
+            return value
         case .latest, .snapshot:
             let options = view.readOptions(default: readOptions)
             let slice = key.withUnsafeBytes { buffer in

@@ -73,6 +73,16 @@ final class RocksDBPendingWrites {
         return batch
     }
 
+    /// The last key a read in this transaction found in neither the writes nor the database.
+    /// A save reads a new document's key twice (does it exist? then, storing it, what to
+    /// replace?); the second read is answered here. The database cannot gain the key while
+    /// the transaction holds the writer lock, and a write of it is found in the writes first.
+    private var lastAbsentKey: [UInt8]?
+
+    func isKnownAbsent(_ key: [UInt8]) -> Bool { lastAbsentKey == key }
+
+    func noteAbsent(_ key: [UInt8]) { lastAbsentKey = key }
+
     /// `.some(value)` or `.some(nil)` (deleted) when the transaction wrote `key`; `nil` otherwise.
     func lookup(_ key: [UInt8]) -> [UInt8]?? { overlay[Key(bytes: key)] }
 
