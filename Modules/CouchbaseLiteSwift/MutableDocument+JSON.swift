@@ -11,10 +11,9 @@ extension MutableDocument {
     /// ```
     /// - Throws: `.invalidParameter` when `json` is not valid JSON or not an object.
     public convenience init(id: String?, json: String) throws {
-        var json = json
         let tape: JSONTape
         do {
-            tape = try json.withUTF8 { try JSONTape.parse(json: UnsafeRawBufferPointer($0)) }
+            tape = try JSONTape.parse(json: json)
         } catch {
             throw CouchbaseLiteError(.invalidParameter, "document \(id.map { "\"\($0)\" " } ?? "")JSON is invalid: \(error)",
                                      underlying: error)

@@ -31,39 +31,86 @@ package final class JSONTape: JSONSink {
         var payload: UInt64 = 0
 
         var start: Int { Int(truncatingIfNeeded: payload) }
-        var range: Range<Int> { start..<(start + Int(count)) }
     }
 
     // One thread fills and reads a tape, and nothing borrows these: exclusivity checks (a
     // thread-local lookup per access) would only cost time, as in ``FleeceEncoder``.
     @exclusivity(unchecked) private(set) var events = EncoderBuffer<Event>(capacity: 16)
-    /// A copy of the text parsed, then the unescaped bytes of strings that had escapes: string
-    /// and key events point into it, so an unescaped string is not copied a second time.
-    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    /// The text parsed, kept (a string is kept without a copy): string and key events point
+    /// into it, so an unescaped string is not copied a second time.
+    private var source: Source = .bytes([])
+    /// The unescaped bytes of strings that had escapes; their events' starts count from the
+    /// end of the text.
+    @exclusivity(unchecked) private var escapes: [UInt8] = []
     @exclusivity(unchecked) private var open: [Int] = []
     @exclusivity(unchecked) package private(set) var error: FleeceError?
     /// The text while it is parsed: strings the parser hands over from inside it are events
     /// pointing at their place in the copy.
     @exclusivity(unchecked) private var text = UnsafeRawBufferPointer(start: nil, count: 0)
 
+    private enum Source {
+        case string(String)
+        case bytes([UInt8])
+    }
+
+    /// The text and the unescaped strings, as the events address them.
+    struct Storage {
+        let text: UnsafeRawBufferPointer
+        let escapes: UnsafeRawBufferPointer
+
+        subscript(event: Event) -> UnsafeRawBufferPointer {
+            let start = event.start
+            if start < text.count { return UnsafeRawBufferPointer(rebasing: text[start..<(start + Int(event.count))]) }
+            let offset = start - text.count
+            return UnsafeRawBufferPointer(rebasing: escapes[offset..<(offset + Int(event.count))])
+        }
+    }
+
     init() {}
 
-    /// Parses `json`, checking its syntax as ``JSONConverter`` does.
+    /// Parses `json`, checking its syntax as ``JSONConverter`` does; the tape keeps a copy.
     ///
     /// - Throws: ``FleeceError`` (`.jsonError`) with the byte offset of the problem.
     package static func parse(json: UnsafeRawBufferPointer,
                               maximumDepth: Int = JSONConverter.defaultMaximumDepth) throws -> JSONTape {
+        let tape = JSONTape()
+        tape.source = .bytes(Array(json))
+        try tape.fill(from: json, maximumDepth: maximumDepth)
+        return tape
+    }
+
+    /// Parses `json` as ``parse(json:maximumDepth:)-(UnsafeRawBufferPointer,_)`` does, keeping the
+    /// string itself instead of a copy of its bytes.
+    package static func parse(json: String, maximumDepth: Int = JSONConverter.defaultMaximumDepth) throws -> JSONTape {
+        var json = json
+        json.makeContiguousUTF8()
+        let tape = JSONTape()
+        tape.source = .string(json)
+        try json.withUTF8 { try tape.fill(from: UnsafeRawBufferPointer($0), maximumDepth: maximumDepth) }
+        return tape
+    }
+
+    private func fill(from json: UnsafeRawBufferPointer, maximumDepth: Int) throws {
         guard json.count < Int(UInt32.max) else {
             throw FleeceError(.jsonError, "JSON: a document of \(json.count) bytes is larger than 4 GB")
         }
-        let tape = JSONTape()
-        tape.events.reserve(json.count / 8)
-        tape.bytes = Array(json)
-        tape.text = json
-        defer { tape.text = UnsafeRawBufferPointer(start: nil, count: 0) }
-        var parser = JSONParser(text: json, encoder: tape, json5: false, maximumDepth: maximumDepth)
+        events.reserve(json.count / 8)
+        text = json
+        defer { text = UnsafeRawBufferPointer(start: nil, count: 0) }
+        var parser = JSONParser(text: json, encoder: self, json5: false, maximumDepth: maximumDepth)
         try parser.parseDocument()
-        return tape
+    }
+
+    /// Calls `body` with the text and the unescaped strings.
+    private func withStorage<R>(_ body: (Storage) -> R) -> R {
+        escapes.withUnsafeBytes { escapes in
+            switch source {
+            case .string(var string):
+                return string.withUTF8 { body(Storage(text: UnsafeRawBufferPointer($0), escapes: escapes)) }
+            case .bytes(let bytes):
+                return bytes.withUnsafeBytes { body(Storage(text: $0, escapes: escapes)) }
+            }
+        }
     }
 
     /// Adds the keys to `sharedKeys` in text order, as encoding the text with that table would;
@@ -71,10 +118,9 @@ package final class JSONTape: JSONSink {
     package func addKeys(to sharedKeys: SharedKeys) {
         // One lock for the whole document, not one per key.
         sharedKeys.addingKeys { indexAddingIfEligible in
-            bytes.withUnsafeBytes { storage in
+            withStorage { storage in
                 for index in 0..<events.count where events[index].kind == .key {
-                    let event = events[index]
-                    let shared = indexAddingIfEligible(UnsafeRawBufferPointer(rebasing: storage[event.range]))
+                    let shared = indexAddingIfEligible(storage[events[index]])
                     events[index].shared = shared.map { Int16(truncatingIfNeeded: $0) } ?? -1
                 }
             }
@@ -95,18 +141,20 @@ package final class JSONTape: JSONSink {
         var key = key
         // The last of repeated keys wins, as when the importer captured it while parsing.
         var found: Int?
-        key.withUTF8 { wanted in
-            var index = 1
-            while index < events.count, events[index].kind == .key {
-                let event = events[index]
-                if Int(event.count) == wanted.count, bytes[event.range].elementsEqual(wanted) { found = index + 1 }
-                index = next(after: index + 1)
+        withStorage { storage in
+            key.withUTF8 { wanted in
+                var index = 1
+                while index < events.count, events[index].kind == .key {
+                    let event = events[index]
+                    if Int(event.count) == wanted.count, storage[event].elementsEqual(wanted) { found = index + 1 }
+                    index = next(after: index + 1)
+                }
             }
         }
         guard let found else { return (false, nil) }
         let event = events[found]
         switch event.kind {
-        case .string: return (true, String(decoding: bytes[event.range], as: UTF8.self))
+        case .string: return (true, withStorage { String(decoding: $0[event], as: UTF8.self) })
         case .int: return (true, String(Int64(bitPattern: event.payload)))
         case .uint: return (true, String(event.payload))
         case .double:
@@ -121,7 +169,7 @@ package final class JSONTape: JSONSink {
     /// top-level entries named `omitted`.
     package func write(to encoder: FleeceEncoder, omittingTopLevelKey omitted: String? = nil) {
         guard !events.isEmpty else { return }
-        bytes.withUnsafeBytes { storage in
+        withStorage { storage in
             var scratch: [(key: Int, value: Int)] = []
             writeValue(at: 0, to: encoder, storage: storage, omitted: omitted, scratch: &scratch)
         }
@@ -137,17 +185,17 @@ package final class JSONTape: JSONSink {
     package func replay(to encoder: FleeceEncoder) {
         let table = encoder.sharedKeys
         if let table { addKeys(to: table) }
-        bytes.withUnsafeBytes { storage in
+        withStorage { storage in
             for index in 0..<events.count {
                 let event = events[index]
                 switch event.kind {
                 case .string:
-                    encoder.writeStringBytes(UnsafeRawBufferPointer(rebasing: storage[event.range]))
+                    encoder.writeStringBytes(storage[event])
                 case .key:
                     if table != nil, event.shared >= 0 {
                         encoder.writeKey(sharedIndex: Int(event.shared))
                     } else {
-                        encoder.writeKeyBytes(UnsafeRawBufferPointer(rebasing: storage[event.range]))
+                        encoder.writeKeyBytes(storage[event])
                     }
                 case .bool: encoder.writeBool(event.payload != 0)
                 case .null: encoder.writeNull()
@@ -170,12 +218,12 @@ package final class JSONTape: JSONSink {
         }
     }
 
-    private func writeValue(at index: Int, to encoder: FleeceEncoder, storage: UnsafeRawBufferPointer,
+    private func writeValue(at index: Int, to encoder: FleeceEncoder, storage: Storage,
                             omitted: String?, scratch: inout [(key: Int, value: Int)]) {
         let event = events[index]
         switch event.kind {
         case .string:
-            encoder.writeStringBytes(UnsafeRawBufferPointer(rebasing: storage[event.range]))
+            encoder.writeStringBytes(storage[event])
         case .bool: encoder.writeBool(event.payload != 0)
         case .null: encoder.writeNull()
         // As a copy of an encoded long int: 3–4 bytes sit inline.
@@ -201,7 +249,7 @@ package final class JSONTape: JSONSink {
             while entry < end {
                 let value = entry + 1
                 if let omitted, events[entry].kind == .key,
-                   omitted.utf8.elementsEqual(storage[events[entry].range]) {
+                   omitted.utf8.elementsEqual(storage[events[entry]]) {
                     entry = next(after: value)
                     continue
                 }
@@ -222,7 +270,7 @@ package final class JSONTape: JSONSink {
                     if keyEvent.shared >= 0 {
                         encoder.writeKey(sharedIndex: Int(keyEvent.shared))
                     } else {
-                        encoder.writeKeyBytes(UnsafeRawBufferPointer(rebasing: storage[keyEvent.range]))
+                        encoder.writeKeyBytes(storage[keyEvent])
                     }
                 }
                 writeValue(at: value, to: encoder, storage: storage, omitted: nil, scratch: &scratch)
@@ -234,7 +282,7 @@ package final class JSONTape: JSONSink {
         }
     }
 
-    private func compareKeys(_ left: Int, _ right: Int, _ storage: UnsafeRawBufferPointer) -> Int {
+    private func compareKeys(_ left: Int, _ right: Int, _ storage: Storage) -> Int {
         let a = events[left], b = events[right]
         guard a.kind == .key, b.kind == .key else { return 0 }
         switch (a.shared >= 0, b.shared >= 0) {
@@ -242,24 +290,22 @@ package final class JSONTape: JSONSink {
         case (true, false): return -1
         case (false, true): return 1
         case (false, false):
-            return compareBytes(UnsafeRawBufferPointer(rebasing: storage[a.range]),
-                                UnsafeRawBufferPointer(rebasing: storage[b.range]))
+            return compareBytes(storage[a], storage[b])
         }
     }
 
     // MARK: JSONSink
 
-    /// Where `bytes` are in `self.bytes`: their place in the copy of the text when the parser
-    /// hands them over from inside the text, else (unescaped into the parser's scratch) a copy
-    /// added after it.
+    /// Where an event finds `bytes`: their place in the text when the parser hands them over
+    /// from inside it, else (unescaped into the parser's scratch) a copy in `escapes`.
     @inline(__always)
     private func store(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         if let textStart = text.baseAddress, let start = bytes.baseAddress,
            start >= textStart, start + bytes.count <= textStart + text.count {
             return UInt64(start - textStart)
         }
-        let offset = self.bytes.count
-        self.bytes.append(contentsOf: bytes)
+        let offset = text.count + escapes.count
+        escapes.append(contentsOf: bytes)
         return UInt64(offset)
     }
 
