@@ -88,9 +88,12 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
         case UInt8(ascii: "["):
             try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""):
-            encoder.writeStringBytes(try parseString(quote: UInt8(ascii: "\"")))
+            // Parsed before the sink is loaded: loading it first, across the mutating call, costs a retain.
+            let bytes = try parseString(quote: UInt8(ascii: "\""))
+            encoder.writeStringBytes(bytes)
         case UInt8(ascii: "'") where json5:
-            encoder.writeStringBytes(try parseString(quote: UInt8(ascii: "'")))
+            let bytes = try parseString(quote: UInt8(ascii: "'"))
+            encoder.writeStringBytes(bytes)
         case UInt8(ascii: "t"):
             try expectLiteral("true"); encoder.writeBool(true)
         case UInt8(ascii: "f"):
@@ -136,9 +139,12 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
             guard !atEnd else { throw error("unterminated object") }
             switch current {
             case UInt8(ascii: "\""):
-                encoder.writeKeyBytes(try parseString(quote: UInt8(ascii: "\"")))
+                // Parsed before the sink is loaded: loading it first, across the mutating call, costs a retain.
+                let bytes = try parseString(quote: UInt8(ascii: "\""))
+                encoder.writeKeyBytes(bytes)
             case UInt8(ascii: "'") where json5:
-                encoder.writeKeyBytes(try parseString(quote: UInt8(ascii: "'")))
+                let bytes = try parseString(quote: UInt8(ascii: "'"))
+                encoder.writeKeyBytes(bytes)
             default:
                 guard json5, isIdentifierStart(current) else { throw error("expected a string key") }
                 let start = position
