@@ -2,9 +2,14 @@
 /// multiply-shift hash: the encoder looks up every short string and every key it writes, and
 /// Swift's `Dictionary` (SipHash per lookup) was a large share of encoding time.
 struct SmallKeyTable: Sendable {
-    private var keys: [SmallKey]
-    /// -1 marks an empty slot.
-    private var values: [Int]
+    /// A slot: its key and value, side by side so a probe touches one cache line.
+    private struct Entry {
+        var key = SmallKey()
+        /// -1 marks an empty slot.
+        var value = -1
+    }
+
+    private var entries: [Entry]
     private var mask: Int
     /// The number of entries.
     private(set) var count = 0
@@ -12,8 +17,7 @@ struct SmallKeyTable: Sendable {
     init(capacity: Int = 16) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        keys = Array(repeating: SmallKey(), count: size)
-        values = Array(repeating: -1, count: size)
+        entries = Array(repeating: Entry(), count: size)
         mask = size - 1
     }
 
@@ -28,45 +32,52 @@ struct SmallKeyTable: Sendable {
     /// The value stored for `key`; setting a non-negative value inserts or replaces it.
     subscript(key: SmallKey) -> Int? {
         get {
-            var slot = Self.hash(key) & mask
-            while values[slot] >= 0 {
-                if keys[slot] == key { return values[slot] }
-                slot = (slot + 1) & mask
+            // Slots are always within the table (masked): no bounds checks needed.
+            entries.withUnsafeBufferPointer { entries in
+                var slot = Self.hash(key) & mask
+                while entries[slot].value >= 0 {
+                    if entries[slot].key == key { return entries[slot].value }
+                    slot = (slot + 1) & mask
+                }
+                return nil
             }
-            return nil
         }
         set {
             guard let newValue, newValue >= 0 else { return }
-            if (count + 1) * 2 > values.count { grow() }
-            var slot = Self.hash(key) & mask
-            while values[slot] >= 0 {
-                if keys[slot] == key {
-                    values[slot] = newValue
-                    return
+            if (count + 1) * 2 > entries.count { grow() }
+            let mask = self.mask
+            let added = entries.withUnsafeMutableBufferPointer { entries -> Bool in
+                var slot = Self.hash(key) & mask
+                while entries[slot].value >= 0 {
+                    if entries[slot].key == key {
+                        entries[slot].value = newValue
+                        return false
+                    }
+                    slot = (slot + 1) & mask
                 }
-                slot = (slot + 1) & mask
+                entries[slot] = Entry(key: key, value: newValue)
+                return true
             }
-            keys[slot] = key
-            values[slot] = newValue
-            count += 1
+            if added { count += 1 }
         }
     }
 
     /// Empties the table, keeping its capacity.
     mutating func removeAll() {
         guard count > 0 else { return }
-        for index in values.indices { values[index] = -1 }
+        entries.withUnsafeMutableBufferPointer { entries in
+            for index in entries.indices { entries[index].value = -1 }
+        }
         count = 0
     }
 
     private mutating func grow() {
-        let oldKeys = keys, oldValues = values
-        keys = Array(repeating: SmallKey(), count: oldValues.count * 2)
-        values = Array(repeating: -1, count: oldValues.count * 2)
-        mask = values.count - 1
+        let old = entries
+        entries = Array(repeating: Entry(), count: old.count * 2)
+        mask = entries.count - 1
         count = 0
-        for index in oldValues.indices where oldValues[index] >= 0 {
-            self[oldKeys[index]] = oldValues[index]
+        for entry in old where entry.value >= 0 {
+            self[entry.key] = entry.value
         }
     }
 }
