@@ -153,25 +153,36 @@ enum DocumentsBenchmarks: BenchmarkArea {
     }
 
     /// `DOCS_PROFILE=import`: only our import on each engine (or `DOCS_PROFILE_ENGINE`'s), `loops`
-    /// times into fresh databases; prints the CPU time per import of the calling thread and of
-    /// the whole process.
+    /// times into fresh databases (`DOCS_PROFILE_BASELINE=1`: raw SQLite's instead); prints the
+    /// CPU time per import of the calling thread and of the whole process, and the wall time.
     private static func profileImport(loops: Int, engine: CouchbaseLiteSwift.StorageEngine, scratch: Scratch,
                                       documents: [(id: String, json: String)], into report: inout BenchmarkReport) throws {
         if let only = ProcessInfo.processInfo.environment["DOCS_PROFILE_ENGINE"], only != "\(engine)" { return }
-        var thread = 0.0, process = 0.0
+        var thread = 0.0, process = 0.0, wall = 0.0
+        let baseline = ProcessInfo.processInfo.environment["DOCS_PROFILE_BASELINE"] != nil
         for _ in 0..<loops {
-            let database = try open(engine, in: try scratch.freshFolder())
+            let database = baseline ? nil : try open(engine, in: try scratch.freshFolder())
+            let rawPath = try scratch.fresh("raw.sqlite3")
+            if baseline { try RawDocuments.createTable(path: rawPath) }
             let (threadStart, processStart) = (cpuSeconds(CLOCK_THREAD_CPUTIME_ID), cpuSeconds(CLOCK_PROCESS_CPUTIME_ID))
-            try importAll(into: database, documents: documents)
-            try database.close()
+            let wallStart = cpuSeconds(CLOCK_MONOTONIC)
+            if let database {
+                try importAll(into: database, documents: documents)
+                try database.close()
+            } else {
+                try RawDocuments.importAll(path: rawPath, documents: documents, batchSize: batchSize)
+            }
             thread += cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - threadStart
             process += cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - processStart
+            wall += cpuSeconds(CLOCK_MONOTONIC) - wallStart
         }
-        report.notes.append("\(engine) profiled import: "
-                            + String(format: "%.2f ms CPU per import on the calling thread, %.2f ms in the whole process",
-                                     thread * 1000 / Double(max(loops, 1)), process * 1000 / Double(max(loops, 1))))
+        let perLoop = 1000 / Double(max(loops, 1))
+        report.notes.append("\(engine) profiled \(baseline ? "baseline (raw SQLite) " : "")import: "
+                            + String(format: "%.2f ms CPU per import on the calling thread, %.2f ms in the whole process, %.2f ms wall",
+                                     thread * perLoop, process * perLoop, wall * perLoop))
     }
 
+    /// Seconds on `clock` (a CPU-time clock, or `CLOCK_MONOTONIC` for wall time).
     private static func cpuSeconds(_ clock: clockid_t) -> Double {
         var time = timespec()
         clock_gettime(clock, &time)
