@@ -12,7 +12,7 @@ import LiteStorage
 ///
 /// The batch is built at commit, in key order, with each key once: the memtable is a skip list
 /// that remembers where its last insert went, so ascending inserts skip most of the search a
-/// batch in arrival order pays for every key (decision Storage-16).
+/// batch in arrival order pays for every key (decision Storage-18).
 final class RocksDBPendingWrites {
     /// A key of the overlay. `[UInt8]`'s own hashing feeds the hasher one byte at a time; this
     /// feeds it the bytes in one call, which made inserts markedly cheaper.
