@@ -206,16 +206,14 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
 
     // MARK: Strings
 
-    /// Parses a quoted string and returns its unescaped UTF-8: a slice of the text when it has
-    /// no escapes, else the parser's scratch (valid until the next string is parsed).
-    mutating func parseString(quote: UInt8) throws -> UnsafeRawBufferPointer {
-        let start = position + 1
-        var index = start
-        var sawHighByte = false
+    /// The index of the first quote, backslash or control byte at or after `index` (or the end
+    /// of the text); `sawHighByte` becomes true if a byte of 0x80 or more comes before it.
+    @inline(__always)
+    func scanToSpecialByte(from index: Int, quote: UInt8, sawHighByte: inout Bool) -> Int {
+        var index = index
         // Eight bytes at a time while none is the quote, a backslash or a control byte (the
         // bulk of long strings). In the word that has one, the lowest flagged byte is exactly
-        // the first such byte (a false flag can only sit above a true one, from a borrow), so
-        // the byte loop below starts on it.
+        // the first such byte: a false flag can only sit above a true one, from a borrow.
         if let base = text.baseAddress {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
@@ -231,8 +229,7 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
                     let bit = special.trailingZeroBitCount
                     // High bytes before the special one (bits below its byte).
                     if word & highs & ((1 << UInt64(bit)) &- 1) != 0 { sawHighByte = true }
-                    index += bit >> 3
-                    break
+                    return index + bit >> 3
                 }
                 if word & highs != 0 { sawHighByte = true }
                 index += 8
@@ -240,32 +237,35 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
         }
         while index < text.count {
             let byte = text[index]
-            if byte == quote {
-                let slice = UnsafeRawBufferPointer(rebasing: text[start..<index])
-                if sawHighByte { try checkUTF8(slice, at: start) }
-                position = index + 1
-                return slice
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character 0x\(String(byte, radix: 16)) inside a string", at: index) }
+            if byte == quote || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
             if byte >= 0x80 { sawHighByte = true }
             index += 1
         }
+        return index
+    }
+
+    /// Parses a quoted string and returns its unescaped UTF-8: a slice of the text when it has
+    /// no escapes, else the parser's scratch (valid until the next string is parsed).
+    mutating func parseString(quote: UInt8) throws -> UnsafeRawBufferPointer {
+        let start = position + 1
+        var sawHighByte = false
+        var index = scanToSpecialByte(from: start, quote: quote, sawHighByte: &sawHighByte)
         guard index < text.count else { throw error("unterminated string", at: position) }
-        // Slow path: there are escapes.
+        if text[index] == quote {
+            let slice = UnsafeRawBufferPointer(rebasing: text[start..<index])
+            if sawHighByte { try checkUTF8(slice, at: start) }
+            position = index + 1
+            return slice
+        }
+        // Slow path: there are escapes. The runs between them are copied whole.
         scratch.removeAll()
-        scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start..<index]))
+        var runStart = start
         while true {
             guard index < text.count else { throw error("unterminated string", at: position) }
             let byte = text[index]
             if byte == quote { break }
             if byte < 0x20 { throw error("control character 0x\(String(byte, radix: 16)) inside a string", at: index) }
-            if byte >= 0x80 { sawHighByte = true }
-            if byte != UInt8(ascii: "\\") {
-                scratch.append(byte)
-                index += 1
-                continue
-            }
+            scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<index]))
             guard index + 1 < text.count else { throw error("unterminated string", at: position) }
             let escape = text[index + 1]
             index += 2
@@ -297,7 +297,10 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
             default:
                 throw error("invalid escape '\\\(printable(escape))'", at: index - 2)
             }
+            runStart = index
+            index = scanToSpecialByte(from: index, quote: quote, sawHighByte: &sawHighByte)
         }
+        scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<index]))
         position = index + 1
         if sawHighByte { try checkUTF8(scratch.bytes, at: start) }
         return scratch.bytes
