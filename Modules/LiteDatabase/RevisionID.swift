@@ -144,7 +144,9 @@ package struct RevisionID: Hashable, Sendable {
             hasher.update(data: [0])
         }
         hasher.update(data: [deleted ? 1 : 0])
-        hasher.update(data: Array(body))
+        // Hashed where it lies when it is contiguous (it always is when saving), not copied.
+        let hashedInPlace: Void? = body.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        if hashedInPlace == nil { hasher.update(data: Array(body)) }
         return RevisionID(generation: (parent?.generation ?? 0) + 1, digest: Array(hasher.finalize()))
     }
 
