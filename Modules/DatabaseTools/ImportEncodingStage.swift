@@ -209,22 +209,27 @@ final class ImportEncodingStage: @unchecked Sendable {
     /// (``JSONTape`` does both in one encoding).
     static func encode(_ item: ImportReader.Item, idKey: String, sharedKeys: SharedKeys,
                        encoder: FleeceEncoder) throws -> Document {
-        let tape = try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin) is not valid JSON") {
-            try item.json.withUnsafeBytes { try JSONTape.parse(json: $0) }
-        }
-        // The same checks as the check's, so the first bad document is reported the same way
-        // whichever pass reaches it first.
-        guard tape.isDictionary else { throw DocumentImporter.notAnObject(item) }
-        let (present, property) = tape.topLevelValue(forKey: idKey)
-        if present && property == nil { throw DocumentImporter.idNotAString(item, idKey) }
-        let id = property ?? item.fallbackID ?? UUID().uuidString.lowercased()
-        encoder.reset()
-        if property != nil {
-            tape.addKeys(to: sharedKeys)
-            tape.write(to: encoder, omittingTopLevelKey: idKey)
-        } else {
-            try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin) is not valid JSON") {
-                try item.json.withUnsafeBytes { _ = try JSONConverter.write(json: $0, to: encoder, skipping: ["_id"]) }
+        // The tape reads the line where it lies, inside this closure only.
+        let id: String = try item.json.withUnsafeBytes { json in
+            try JSONTape.withParsed(json: json) { parsed in
+                let tape = try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin) is not valid JSON") {
+                    try parsed.get()
+                }
+                // The same checks as the check's, so the first bad document is reported the same
+                // way whichever pass reaches it first.
+                guard tape.isDictionary else { throw DocumentImporter.notAnObject(item) }
+                let (present, property) = tape.topLevelValue(forKey: idKey)
+                if present && property == nil { throw DocumentImporter.idNotAString(item, idKey) }
+                encoder.reset()
+                if property != nil {
+                    tape.addKeys(to: sharedKeys)
+                    tape.write(to: encoder, omittingTopLevelKey: idKey)
+                } else {
+                    try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin) is not valid JSON") {
+                        _ = try JSONConverter.write(json: json, to: encoder, skipping: ["_id"])
+                    }
+                }
+                return property ?? item.fallbackID ?? UUID().uuidString.lowercased()
             }
         }
         let body = try DatabaseToolsError.wrapping(.invalidArgument, "\(item.origin): cannot save document \"\(id)\"") {

@@ -51,6 +51,8 @@ package final class JSONTape: JSONSink {
     private enum Source {
         case string(String)
         case bytes([UInt8])
+        /// Text the tape may read only inside ``withParsed(json:maximumDepth:_:)``.
+        case borrowed(UnsafeRawBufferPointer)
     }
 
     /// The text and the unescaped strings, as the events address them.
@@ -90,6 +92,24 @@ package final class JSONTape: JSONSink {
         return tape
     }
 
+    /// Parses `json` and hands `body` the tape, or the parse's error; the tape reads the text
+    /// where it lies, so it must not be kept after `body` returns (it is emptied then).
+    package static func withParsed<R>(json: UnsafeRawBufferPointer, maximumDepth: Int = JSONConverter.defaultMaximumDepth,
+                                      _ body: (Result<JSONTape, any Error>) throws -> R) rethrows -> R {
+        let tape = JSONTape()
+        tape.source = .borrowed(json)
+        defer {
+            tape.source = .bytes([])
+            tape.events.removeAll()
+        }
+        do {
+            try tape.fill(from: json, maximumDepth: maximumDepth)
+        } catch {
+            return try body(.failure(error))
+        }
+        return try body(.success(tape))
+    }
+
     private func fill(from json: UnsafeRawBufferPointer, maximumDepth: Int) throws {
         guard json.count < Int(UInt32.max) else {
             throw FleeceError(.jsonError, "JSON: a document of \(json.count) bytes is larger than 4 GB")
@@ -109,6 +129,8 @@ package final class JSONTape: JSONSink {
                 return string.withUTF8 { body(Storage(text: UnsafeRawBufferPointer($0), escapes: escapes)) }
             case .bytes(let bytes):
                 return bytes.withUnsafeBytes { body(Storage(text: $0, escapes: escapes)) }
+            case .borrowed(let text):
+                return body(Storage(text: text, escapes: escapes))
             }
         }
     }
