@@ -45,8 +45,11 @@ enum RocksDBLayout {
         return bytes
     }
 
+    // Keys are built in the prefix's array (it reserves room): one allocation per key.
     static func recordKey(_ store: UInt32, _ key: String) -> [UInt8] {
-        prefix(recordTag, store) + Array(key.utf8)
+        var bytes = prefix(recordTag, store)
+        bytes.append(contentsOf: key.utf8)
+        return bytes
     }
 
     static func sequenceKey(_ store: UInt32, _ sequence: UInt64) -> [UInt8] {
@@ -58,12 +61,17 @@ enum RocksDBLayout {
     static func expirationKey(_ store: UInt32, _ expiration: Int64, _ key: String) -> [UInt8] {
         var bytes = prefix(expirationTag, store)
         appendBigEndian(&bytes, biased(expiration))
-        return bytes + Array(key.utf8)
+        bytes.append(contentsOf: key.utf8)
+        return bytes
     }
 
     static func metaKey(_ store: UInt32) -> [UInt8] { prefix(metaTag, store) }
 
-    static func byteKey(_ store: UInt32, _ key: [UInt8]) -> [UInt8] { prefix(byteKeyTag, store) + key }
+    static func byteKey(_ store: UInt32, _ key: [UInt8]) -> [UInt8] {
+        var bytes = prefix(byteKeyTag, store)
+        bytes.append(contentsOf: key)
+        return bytes
+    }
 
     /// Flips the sign bit so that signed order becomes unsigned byte order.
     static func biased(_ value: Int64) -> UInt64 { UInt64(bitPattern: value) ^ (1 << 63) }
