@@ -20,7 +20,9 @@ static const char *const library_names[] = {
 #define ROCKSDB_FUNCTIONS(X) \
     X(rocksdb_block_based_options_create) \
     X(rocksdb_block_based_options_destroy) \
+    X(rocksdb_block_based_options_set_block_cache) \
     X(rocksdb_block_based_options_set_filter_policy) \
+    X(rocksdb_cache_create_lru) \
     X(rocksdb_close) \
     X(rocksdb_compact_range) \
     X(rocksdb_create_iterator) \
@@ -130,6 +132,8 @@ static void *resolve(int slot) {
 rocksdb_block_based_table_options_t* rocksdb_block_based_options_create(void) { return CALL(rocksdb_block_based_options_create)(); }
 void rocksdb_block_based_options_destroy(rocksdb_block_based_table_options_t* a0) { CALL(rocksdb_block_based_options_destroy)(a0); }
 void rocksdb_block_based_options_set_filter_policy(rocksdb_block_based_table_options_t* a0, rocksdb_filterpolicy_t* a1) { CALL(rocksdb_block_based_options_set_filter_policy)(a0, a1); }
+void rocksdb_block_based_options_set_block_cache(rocksdb_block_based_table_options_t* a0, rocksdb_cache_t* a1) { CALL(rocksdb_block_based_options_set_block_cache)(a0, a1); }
+rocksdb_cache_t* rocksdb_cache_create_lru(size_t a0) { return CALL(rocksdb_cache_create_lru)(a0); }
 void rocksdb_close(rocksdb_t* a0) { CALL(rocksdb_close)(a0); }
 void rocksdb_compact_range(rocksdb_t* a0, const char* a1, size_t a2, const char* a3, size_t a4) { CALL(rocksdb_compact_range)(a0, a1, a2, a3, a4); }
 rocksdb_iterator_t* rocksdb_create_iterator(rocksdb_t* a0, const rocksdb_readoptions_t* a1) { return CALL(rocksdb_create_iterator)(a0, a1); }
