@@ -24,10 +24,7 @@ package final class SQLiteByteKeyStore: ByteKeyStore, @unchecked Sendable {
     /// Stores `value` under `key`.
     package func put(_ key: [UInt8], _ value: [UInt8]) throws {
         try file.withWriter { writer in
-            let statement = try writer.cached(putSQL)
-            statement.bind(1, key)
-            statement.bind(2, value)
-            try statement.run()
+            try writer.cached(putSQL).run(bindingBlobs: key, value)
         }
     }
 
