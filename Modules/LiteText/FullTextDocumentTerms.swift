@@ -77,52 +77,57 @@ struct FullTextDocumentTerms {
     /// Appends the part of the document's `index`th term (in the order met) to `out`, behind
     /// its byte length as a varint: the document's length, then per property holding the term
     /// its column, occurrence count, the occurrences' byte length and the occurrences (as
-    /// ``FullTextPostingBlock`` describes them). Measured first, then written in place: the
-    /// parts went through a buffer of their own, appended to a byte or a varint at a time.
+    /// ``FullTextPostingBlock`` describes them). Measured first, then written and appended in
+    /// one go: the parts went through a buffer of their own, appended a byte or a varint at a time.
     func appendPart(ofTermAt index: Int, documentLength: Int, to out: inout [UInt8]) {
-        arena.withUnsafeBufferPointer { arena in
-            func next(_ record: Int) -> Int {
-                Int(arena[record]) | Int(arena[record + 1]) << 8 | Int(arena[record + 2]) << 16 | Int(arena[record + 3]) << 24
+        let first = present[index].first
+        // Static, so that no closure below captures (and copies) this struct's arrays.
+        arena.withUnsafeBufferPointer { Self.appendPart(from: first, in: $0, documentLength: documentLength, to: &out) }
+    }
+
+    /// Appends the part whose first record is at `first` in `arena` (see ``appendPart(ofTermAt:documentLength:to:)``).
+    private static func appendPart(from first: Int, in arena: UnsafeBufferPointer<UInt8>, documentLength: Int,
+                                   to out: inout [UInt8]) {
+        func next(_ record: Int) -> Int {
+            Int(arena[record]) | Int(arena[record + 1]) << 8 | Int(arena[record + 2]) << 16 | Int(arena[record + 3]) << 24
+        }
+        /// The records of one column from `record` on: how many, their bytes, and the record after them.
+        func column(from record: Int) -> (column: UInt8, count: Int, bytes: Int, end: Int) {
+            let column = arena[record + 4]
+            var end = record, count = 0, bytes = 0
+            while end != 0, arena[end + 4] == column {
+                count += 1
+                bytes += Int(arena[end + 5])
+                end = next(end)
             }
-            /// The records of one column from `record` on: how many, their bytes, and the record after them.
-            func column(from record: Int) -> (column: UInt8, count: Int, bytes: Int, end: Int) {
-                let column = arena[record + 4]
-                var end = record, count = 0, bytes = 0
-                while end != 0, arena[end + 4] == column {
-                    count += 1
-                    bytes += Int(arena[end + 5])
-                    end = next(end)
-                }
-                return (column, count, bytes, end)
-            }
-            var length = FullTextPostings.varintSize(UInt64(documentLength))
-            var record = present[index].first
+            return (column, count, bytes, end)
+        }
+        var length = FullTextPostings.varintSize(UInt64(documentLength))
+        var record = first
+        while record != 0 {
+            let run = column(from: record)
+            length += FullTextPostings.varintSize(UInt64(run.column)) + FullTextPostings.varintSize(UInt64(run.count))
+                + FullTextPostings.varintSize(UInt64(run.bytes)) + run.bytes
+            record = run.end
+        }
+        FullTextPostings.append(FullTextPostings.varintSize(UInt64(length)) + length, to: &out) { out in
+            var offset = 0
+            FullTextPostings.writeVarint(UInt64(length), to: out, at: &offset)
+            FullTextPostings.writeVarint(UInt64(documentLength), to: out, at: &offset)
+            var record = first
             while record != 0 {
                 let run = column(from: record)
-                length += FullTextPostings.varintSize(UInt64(run.column)) + FullTextPostings.varintSize(UInt64(run.count))
-                    + FullTextPostings.varintSize(UInt64(run.bytes)) + run.bytes
-                record = run.end
-            }
-            let start = out.count
-            out.append(contentsOf: repeatElement(0, count: FullTextPostings.varintSize(UInt64(length)) + length))
-            out.withUnsafeMutableBufferPointer { out in
-                var offset = start
-                FullTextPostings.writeVarint(UInt64(length), to: out, at: &offset)
-                FullTextPostings.writeVarint(UInt64(documentLength), to: out, at: &offset)
-                var record = present[index].first
-                while record != 0 {
-                    let run = column(from: record)
-                    FullTextPostings.writeVarint(UInt64(run.column), to: out, at: &offset)
-                    FullTextPostings.writeVarint(UInt64(run.count), to: out, at: &offset)
-                    FullTextPostings.writeVarint(UInt64(run.bytes), to: out, at: &offset)
-                    while record != run.end {
-                        let size = Int(arena[record + 5])
-                        for byte in 0..<size { out[offset + byte] = arena[record + 6 + byte] }
-                        offset += size
-                        record = next(record)
-                    }
+                FullTextPostings.writeVarint(UInt64(run.column), to: out, at: &offset)
+                FullTextPostings.writeVarint(UInt64(run.count), to: out, at: &offset)
+                FullTextPostings.writeVarint(UInt64(run.bytes), to: out, at: &offset)
+                while record != run.end {
+                    let size = Int(arena[record + 5])
+                    for byte in 0..<size { out[offset + byte] = arena[record + 6 + byte] }
+                    offset += size
+                    record = next(record)
                 }
             }
+            return offset
         }
     }
 }

@@ -62,14 +62,13 @@ enum FullTextPostingBlock {
             }
             let suffix = documentID.count - shared
             let start = bytes.count
-            // Measured, then written in place: five appends per document, each checking the
-            // array's uniqueness and capacity, were most of a rebuild's block writing.
+            // Measured, then written and appended in one go: five appends per document, each
+            // checking the array's uniqueness and capacity, were most of a rebuild's block writing.
             let partCount = part.count
             let idOffset = start + FullTextPostings.varintSize(UInt64(shared)) + FullTextPostings.varintSize(UInt64(suffix))
             let size = idOffset - start + suffix + FullTextPostings.varintSize(UInt64(partCount)) + partCount
-            bytes.append(contentsOf: repeatElement(0, count: size))
-            bytes.withUnsafeMutableBufferPointer { out in
-                var offset = start
+            FullTextPostings.append(size, to: &bytes) { out in
+                var offset = 0
                 FullTextPostings.writeVarint(UInt64(shared), to: out, at: &offset)
                 FullTextPostings.writeVarint(UInt64(suffix), to: out, at: &offset)
                 for index in 0..<suffix { out[offset + index] = documentID[idStart + shared + index] }
@@ -79,6 +78,7 @@ enum FullTextPostingBlock {
                     out[offset] = byte
                     offset += 1
                 }
+                return offset
             }
             if shared == 0 {
                 lastWholeID = idOffset..<(idOffset + suffix)

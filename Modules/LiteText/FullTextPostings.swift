@@ -119,6 +119,18 @@ enum FullTextPostings {
         offset += 1
     }
 
+    /// Appends `count` bytes to `out`, written by `body` (which writes every one of them and
+    /// returns how many it wrote) into a scratch buffer and copied in one go: appending a run
+    /// of zeros to write over went element by element, and byte appends each check the array.
+    @inline(__always)
+    static func append(_ count: Int, to out: inout [UInt8], _ body: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { scratch in
+            let written = body(scratch)
+            assert(written == count, "a full-text encoder wrote \(written) of the \(count) bytes it measured")
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<min(written, count)]))
+        }
+    }
+
     /// Calls `body` with each occurrence encoded in `bytes` (as ``FullTextDocumentTerms``
     /// writes them): its word position and UTF-8 byte range.
     static func forEachOccurrence(in bytes: UnsafeBufferPointer<UInt8>,
