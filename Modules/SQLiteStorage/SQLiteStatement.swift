@@ -76,6 +76,33 @@ final class SQLiteStatement {
         }
     }
 
+    /// Binds each pair's key and value as blobs to parameters 1, 2, 3, 4, … and runs the
+    /// statement to completion. The bytes are copied into one buffer first (one allocation
+    /// instead of one per blob) and bound in place, cleared before the buffer is let go.
+    func run(bindingPairs pairs: ArraySlice<(key: [UInt8], value: [UInt8])>) throws {
+        let total = pairs.reduce(0) { $0 + $1.key.count + $1.value.count }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(total, 1), alignment: 1)
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+            buffer.deallocate()
+        }
+        var offset = 0
+        var index: Int32 = 1
+        func bind(_ blob: [UInt8]) {
+            let target = UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + blob.count)])
+            target.copyBytes(from: blob)
+            bindInPlace(index, UnsafeRawBufferPointer(target))
+            offset += blob.count
+            index += 1
+        }
+        for (key, value) in pairs {
+            bind(key)
+            bind(value)
+        }
+        try run()
+    }
+
     /// Binds `buffer` as a blob SQLite reads in place (SQLITE_STATIC, a nil destructor): the
     /// caller keeps it alive until the bindings are cleared.
     private func bindInPlace(_ index: Int32, _ buffer: UnsafeRawBufferPointer) {
