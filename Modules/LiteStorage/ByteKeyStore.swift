@@ -9,6 +9,11 @@ package protocol ByteKeyStore: AnyObject, Sendable {
     /// Stores `value` under `key`, replacing any previous value.
     func put(_ key: [UInt8], _ value: [UInt8]) throws
 
+    /// Stores each entry's value under its key, in order (a later entry replaces an earlier
+    /// one with the same key): what a ``put(_:_:)`` per entry does, in fewer engine calls where
+    /// the engine can (many small entries in a row, as an index build writes them).
+    func put(_ entries: [(key: [UInt8], value: [UInt8])]) throws
+
     /// The value under `key`, or `nil`.
     func get(_ key: [UInt8]) throws -> [UInt8]?
 
@@ -28,6 +33,11 @@ package protocol ByteKeyStore: AnyObject, Sendable {
 }
 
 extension ByteKeyStore {
+    /// One ``put(_:_:)`` per entry, for engines with nothing cheaper.
+    package func put(_ entries: [(key: [UInt8], value: [UInt8])]) throws {
+        for (key, value) in entries { try put(key, value) }
+    }
+
     /// Entries whose key starts with `prefix`, ascending.
     package func scan(prefix: [UInt8], descending: Bool = false) throws -> ByteKeyEnumerator {
         try scan(ByteKeyRange(prefix: prefix), descending: descending)

@@ -18,9 +18,6 @@ struct FullTextDocumentTerms {
     /// are, and the last occurrence's column, position and byte start (for the deltas).
     private var present: [(term: Int32, first: Int, last: Int, column: Int, position: Int, start: Int)] = []
     private var arena: [UInt8] = [0]   // offset 0 is never a record, so it can mean "none"
-    /// The encoded parts, one after another, and where each ends.
-    private var parts: [UInt8] = []
-    private var partEnds: [Int] = []
 
     /// Starts another document.
     mutating func reset() {
@@ -77,43 +74,60 @@ struct FullTextDocumentTerms {
     /// The number of the document's `index`th term (in the order met).
     func term(at index: Int) -> Int32 { present[index].term }
 
-    /// The part of the document's `index`th term, after ``encodeParts(documentLength:)``.
-    func part(at index: Int) -> ArraySlice<UInt8> {
-        parts[(index == 0 ? 0 : partEnds[index - 1])..<partEnds[index]]
+    /// Appends the part of the document's `index`th term (in the order met) to `out`, behind
+    /// its byte length as a varint: the document's length, then per property holding the term
+    /// its column, occurrence count, the occurrences' byte length and the occurrences (as
+    /// ``FullTextPostingBlock`` describes them). Measured first, then written and appended in
+    /// one go: the parts went through a buffer of their own, appended a byte or a varint at a time.
+    func appendPart(ofTermAt index: Int, documentLength: Int, to out: inout [UInt8]) {
+        let first = present[index].first
+        // Static, so that no closure below captures (and copies) this struct's arrays.
+        arena.withUnsafeBufferPointer { Self.appendPart(from: first, in: $0, documentLength: documentLength, to: &out) }
     }
 
-    /// Encodes each term's part, in the order the terms were met: the document's length, then
-    /// per property holding the term its column, occurrence count, the occurrences' byte length
-    /// and the occurrences (as ``FullTextPostingBlock`` describes them).
-    mutating func encodeParts(documentLength: Int) {
-        parts.removeAll(keepingCapacity: true)
-        partEnds.removeAll(keepingCapacity: true)
-        arena.withUnsafeBufferPointer { arena in
-            func next(_ record: Int) -> Int {
-                Int(arena[record]) | Int(arena[record + 1]) << 8 | Int(arena[record + 2]) << 16 | Int(arena[record + 3]) << 24
+    /// Appends the part whose first record is at `first` in `arena` (see ``appendPart(ofTermAt:documentLength:to:)``).
+    private static func appendPart(from first: Int, in arena: UnsafeBufferPointer<UInt8>, documentLength: Int,
+                                   to out: inout [UInt8]) {
+        func next(_ record: Int) -> Int {
+            Int(arena[record]) | Int(arena[record + 1]) << 8 | Int(arena[record + 2]) << 16 | Int(arena[record + 3]) << 24
+        }
+        /// The records of one column from `record` on: how many, their bytes, and the record after them.
+        func column(from record: Int) -> (column: UInt8, count: Int, bytes: Int, end: Int) {
+            let column = arena[record + 4]
+            var end = record, count = 0, bytes = 0
+            while end != 0, arena[end + 4] == column {
+                count += 1
+                bytes += Int(arena[end + 5])
+                end = next(end)
             }
-            for entry in present {
-                FullTextPostings.appendVarint(UInt64(documentLength), to: &parts)
-                var record = entry.first
-                while record != 0 {
-                    // One column's records: counted first, then copied behind their count and length.
-                    let column = arena[record + 4]
-                    var end = record, count = 0, length = 0
-                    while end != 0, arena[end + 4] == column {
-                        count += 1
-                        length += Int(arena[end + 5])
-                        end = next(end)
-                    }
-                    FullTextPostings.appendVarint(UInt64(column), to: &parts)
-                    FullTextPostings.appendVarint(UInt64(count), to: &parts)
-                    FullTextPostings.appendVarint(UInt64(length), to: &parts)
-                    while record != end {
-                        parts.append(contentsOf: UnsafeBufferPointer(rebasing: arena[(record + 6)..<(record + 6 + Int(arena[record + 5]))]))
-                        record = next(record)
-                    }
+            return (column, count, bytes, end)
+        }
+        var length = FullTextPostings.varintSize(UInt64(documentLength))
+        var record = first
+        while record != 0 {
+            let run = column(from: record)
+            length += FullTextPostings.varintSize(UInt64(run.column)) + FullTextPostings.varintSize(UInt64(run.count))
+                + FullTextPostings.varintSize(UInt64(run.bytes)) + run.bytes
+            record = run.end
+        }
+        FullTextPostings.append(FullTextPostings.varintSize(UInt64(length)) + length, to: &out) { out in
+            var offset = 0
+            FullTextPostings.writeVarint(UInt64(length), to: out, at: &offset)
+            FullTextPostings.writeVarint(UInt64(documentLength), to: out, at: &offset)
+            var record = first
+            while record != 0 {
+                let run = column(from: record)
+                FullTextPostings.writeVarint(UInt64(run.column), to: out, at: &offset)
+                FullTextPostings.writeVarint(UInt64(run.count), to: out, at: &offset)
+                FullTextPostings.writeVarint(UInt64(run.bytes), to: out, at: &offset)
+                while record != run.end {
+                    let size = Int(arena[record + 5])
+                    for byte in 0..<size { out[offset + byte] = arena[record + 6 + byte] }
+                    offset += size
+                    record = next(record)
                 }
-                partEnds.append(parts.count)
             }
+            return offset
         }
     }
 }

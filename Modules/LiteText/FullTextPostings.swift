@@ -94,6 +94,43 @@ enum FullTextPostings {
         out.append(UInt8(value))
     }
 
+    /// How many bytes `value` takes as a varint.
+    @inline(__always)
+    static func varintSize(_ value: UInt64) -> Int {
+        var value = value, size = 1
+        while value >= 0x80 {
+            value >>= 7
+            size += 1
+        }
+        return size
+    }
+
+    /// Writes `value` as a varint into `out` at `offset` and moves `offset` past it; the
+    /// caller made room for it (``varintSize(_:)``).
+    @inline(__always)
+    static func writeVarint(_ value: UInt64, to out: UnsafeMutableBufferPointer<UInt8>, at offset: inout Int) {
+        var value = value
+        while value >= 0x80 {
+            out[offset] = UInt8(value & 0x7F) | 0x80
+            offset += 1
+            value >>= 7
+        }
+        out[offset] = UInt8(value)
+        offset += 1
+    }
+
+    /// Appends `count` bytes to `out`, written by `body` (which writes every one of them and
+    /// returns how many it wrote) into a scratch buffer and copied in one go: appending a run
+    /// of zeros to write over went element by element, and byte appends each check the array.
+    @inline(__always)
+    static func append(_ count: Int, to out: inout [UInt8], _ body: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { scratch in
+            let written = body(scratch)
+            assert(written == count, "a full-text encoder wrote \(written) of the \(count) bytes it measured")
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<min(written, count)]))
+        }
+    }
+
     /// Calls `body` with each occurrence encoded in `bytes` (as ``FullTextDocumentTerms``
     /// writes them): its word position and UTF-8 byte range.
     static func forEachOccurrence(in bytes: UnsafeBufferPointer<UInt8>,

@@ -24,6 +24,10 @@ struct FullTextTermTable {
     /// Open addressing: index into `spellings` plus one, 0 for an empty slot; the count is a
     /// power of two kept at least twice the spellings'.
     private var slots: [Int32] = Array(repeating: 0, count: 1024)
+    /// Whether the tokenizer's ASCII stop words are in the spellings (as ``stopWord``), so a
+    /// lower-case ASCII spelling the table has not met is known not to be one: checking a
+    /// `Set<String>` made a String and a SipHash of every new spelling.
+    private var hasStopWords = false
 
     /// The term number of a word that is not indexed (a stop word).
     static let stopWord: Int32 = -1
@@ -37,7 +41,41 @@ struct FullTextTermTable {
     /// The number of the term `tokenizer` makes of the word `word` (its bytes as they appear
     /// in the text), or ``stopWord``.
     mutating func term(ofWord word: UnsafeBufferPointer<UInt8>.SubSequence, tokenizer: TextTokenizer) -> Int32 {
+        if !hasStopWords { addStopWords(of: tokenizer) }
         let hash = Self.hash(word)
+        if let known = lookUp(word, hash: hash) { return known }
+        let term = analyse(word, tokenizer: tokenizer)
+        insert(word, hash: hash, term: term)
+        return term
+    }
+
+    /// Adds a spelling the table does not hold.
+    private mutating func insert(_ word: UnsafeBufferPointer<UInt8>.SubSequence, hash: UInt64, term: Int32) {
+        if spellings.count + 1 > slots.count / 2 {
+            grow()
+        }
+        // The slot is looked for here, after analysing, which may have added the lower-case spelling.
+        var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+        while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
+        spellings.append((spellingBytes.count, word.count, hash, term))
+        spellingBytes.append(contentsOf: word)
+        slots[slot] = Int32(spellings.count)
+    }
+
+    /// Enters `tokenizer`'s stop words that are plain ASCII (already folded, so lower-case)
+    /// as spellings of ``stopWord``; the others are found by ``TextTokenizer/term(for:)``.
+    private mutating func addStopWords(of tokenizer: TextTokenizer) {
+        hasStopWords = true
+        for var word in tokenizer.stopWords where word.utf8.allSatisfy({ $0 < 0x80 }) {
+            word.withUTF8 { bytes in
+                let hash = Self.hash(bytes[...])
+                if lookUp(bytes[...], hash: hash) == nil { insert(bytes[...], hash: hash, term: Self.stopWord) }
+            }
+        }
+    }
+
+    /// The term of a spelling the table holds.
+    private func lookUp(_ word: UnsafeBufferPointer<UInt8>.SubSequence, hash: UInt64) -> Int32? {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] != 0 {
@@ -50,17 +88,7 @@ struct FullTextTermTable {
             }
             slot = (slot + 1) & mask
         }
-        let term = analyse(word, tokenizer: tokenizer)
-        if spellings.count + 1 > slots.count / 2 {
-            grow()
-        }
-        // Analysing may have added the lower-case spelling, so the slot is looked for again.
-        slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
-        while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
-        spellings.append((spellingBytes.count, word.count, hash, term))
-        spellingBytes.append(contentsOf: word)
-        slots[slot] = Int32(spellings.count)
-        return term
+        return nil
     }
 
     /// The term number of a spelling met the first time (fold, stop words, stem: what
@@ -77,7 +105,8 @@ struct FullTextTermTable {
                 return term(ofWord: UnsafeBufferPointer(lower)[...], tokenizer: tokenizer)
             }
         }
-        return tokenizer.withTerm(ofFoldedWord: UnsafeBufferPointer(rebasing: word)) { term in
+        // Not among the spellings, so not one of the ASCII stop words entered at the start.
+        return tokenizer.withTerm(ofFoldedWord: UnsafeBufferPointer(rebasing: word), knownNotStopWord: true) { term in
             term.map { number(ofBytes: $0) } ?? Self.stopWord
         }
     }

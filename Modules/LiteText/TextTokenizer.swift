@@ -74,10 +74,13 @@ package struct TextTokenizer: Sendable {
 
     /// Calls `body` with the term of a word that is already folded (lower-case ASCII, which
     /// folding leaves as it is), as bytes, or with nil for a stop word: what ``term(for:)``
-    /// gives, without making Strings of the word and its stem.
-    func withTerm<Result>(ofFoldedWord word: UnsafeBufferPointer<UInt8>,
+    /// gives, without making Strings of the word and its stem. `knownNotStopWord`: the caller
+    /// already knows the word is not a stop word (``FullTextTermTable`` holds them).
+    func withTerm<Result>(ofFoldedWord word: UnsafeBufferPointer<UInt8>, knownNotStopWord: Bool = false,
                           _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows -> Result {
-        if !stopWords.isEmpty, stopWords.contains(String(decoding: word, as: UTF8.self)) { return try body(nil) }
+        if !knownNotStopWord, !stopWords.isEmpty, stopWords.contains(String(decoding: word, as: UTF8.self)) {
+            return try body(nil)
+        }
         guard let stemmer else { return try body(word) }
         return try stemmer.withStem(of: word, body)
     }

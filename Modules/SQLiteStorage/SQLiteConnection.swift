@@ -9,6 +9,10 @@ final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// The statement `cached` returned last: runs of the same statement (a full-text index
+    /// writes a thousand puts in a row) compare the SQL with it, a pointer comparison for the
+    /// same String, instead of hashing the text into `statements` each time.
+    private var lastCached: (sql: String, statement: SQLiteStatement)?
     private var isClosed = false
     /// The WAL-index header as it was just before the kept read transaction began; nil when no
     /// read transaction is kept open (see `SQLiteConnection+KeptRead.swift`).
@@ -40,6 +44,7 @@ final class SQLiteConnection: @unchecked Sendable {
         walIndex = nil
         for statement in statements.values { statement.finalize() }
         statements.removeAll()
+        lastCached = nil
         sqlite3_close_v2(handle)
     }
 
@@ -56,12 +61,18 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// The cached prepared statement for `sql`, reset and ready to bind.
     func cached(_ sql: String) throws -> SQLiteStatement {
+        if let last = lastCached, last.sql == sql {
+            last.statement.reset()
+            return last.statement
+        }
         if let statement = statements[sql] {
             statement.reset()
+            lastCached = (sql, statement)
             return statement
         }
         let statement = try prepare(sql)
         statements[sql] = statement
+        lastCached = (sql, statement)
         return statement
     }
 
@@ -79,6 +90,7 @@ final class SQLiteConnection: @unchecked Sendable {
     func clearCache() {
         for statement in statements.values { statement.finalize() }
         statements.removeAll()
+        lastCached = nil
     }
 
     /// Rows changed by the last statement.

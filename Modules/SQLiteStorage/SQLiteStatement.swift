@@ -58,6 +58,60 @@ final class SQLiteStatement {
         }
     }
 
+    /// Binds `first` and `second` to parameters 1 and 2 without copying them and runs the
+    /// statement to completion. The bindings point into the arrays, so they are reset and
+    /// cleared before the arrays' buffers are let go (SQLite's copy of every key and value was
+    /// a malloc and a memcpy per put).
+    func run(bindingBlobs first: [UInt8], _ second: [UInt8]) throws {
+        try first.withUnsafeBytes { first in
+            try second.withUnsafeBytes { second in
+                defer {
+                    sqlite3_reset(handle)
+                    sqlite3_clear_bindings(handle)
+                }
+                bindInPlace(1, first)
+                bindInPlace(2, second)
+                try run()
+            }
+        }
+    }
+
+    /// Binds each pair's key and value as blobs to parameters 1, 2, 3, 4, … and runs the
+    /// statement to completion. The bytes are copied into one buffer first (one allocation
+    /// instead of one per blob) and bound in place, cleared before the buffer is let go.
+    func run(bindingPairs pairs: ArraySlice<(key: [UInt8], value: [UInt8])>) throws {
+        let total = pairs.reduce(0) { $0 + $1.key.count + $1.value.count }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(total, 1), alignment: 1)
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+            buffer.deallocate()
+        }
+        var offset = 0
+        var index: Int32 = 1
+        func bind(_ blob: [UInt8]) {
+            let target = UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + blob.count)])
+            target.copyBytes(from: blob)
+            bindInPlace(index, UnsafeRawBufferPointer(target))
+            offset += blob.count
+            index += 1
+        }
+        for (key, value) in pairs {
+            bind(key)
+            bind(value)
+        }
+        try run()
+    }
+
+    /// Binds `buffer` as a blob SQLite reads in place (SQLITE_STATIC, a nil destructor): the
+    /// caller keeps it alive until the bindings are cleared.
+    private func bindInPlace(_ index: Int32, _ buffer: UnsafeRawBufferPointer) {
+        guard !tooLarge(buffer.count, index) else { return }
+        // A zero-length blob needs a non-null pointer, or SQLite stores NULL.
+        checkBind(sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                    Int32(buffer.count), nil), index)
+    }
+
     func bind(_ index: Int32, _ value: Int64) { checkBind(sqlite3_bind_int64(handle, index, value), index) }
 
     func bind(_ index: Int32, _ value: UInt64) {

@@ -36,6 +36,11 @@ import TestSupport
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func byteKeyPutsInBulkAsOneByOne(engine: StorageEngineKind) throws {
+        try withTemporaryDataFile(engine, StorageConformance.byteKeyPutsInBulkAsOneByOne)
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func byteKeyStoresAreListedAndDeleted(engine: StorageEngineKind) throws {
         try withTemporaryDataFile(engine, StorageConformance.byteKeyStoresAreListedAndDeleted)
     }

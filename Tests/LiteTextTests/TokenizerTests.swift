@@ -45,7 +45,7 @@ import Testing
     @Test func indexingNumbersTheTermsQueriesLookUp() throws {
         let words = ["Pool", "pool", "POOLS", "pools", "The", "the", "THE", "Running", "running", "Café", "café",
                      "CAFÉ", "東", "42", "X42y", "naïve", "Naïve", "über", "Straße", "connections", "I", "a", "Zebra",
-                     "généralement", "Généralement", "Les", "les", "und", "Und"]
+                     "généralement", "Généralement", "Les", "les", "und", "Und", "été", "Été", "ete", "Ete", "AND", "aNd"]
         let tokenizers = try [nil, StemmingLanguage.english, .french, .german, .turkish].flatMap { language in
             try [false, true].map { try TextTokenizer(language: language, ignoresDiacritics: $0) }
         } + [try TextTokenizer(language: .english, stemming: false), try TextTokenizer(language: .english, stopWords: ["Pool"])]

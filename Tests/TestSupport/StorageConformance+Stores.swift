@@ -52,6 +52,29 @@ extension StorageConformance {
         #expect(try store.scanAll().collect().map(\.key) == [[0], [1], [2], [3], [4], [6]])
     }
 
+    /// Putting many entries at once stores what one put per entry would: in order (a later
+    /// entry with the same key wins), empty values kept as empty, any count of entries.
+    package static func byteKeyPutsInBulkAsOneByOne(_ file: any DataFile) throws {
+        let store = try file.byteKeyStore("index")
+        try file.write { try store.put([0xFF], [1]) }
+        var entries: [(key: [UInt8], value: [UInt8])] = (0..<75).map { number in
+            ([UInt8(number / 10), UInt8(number % 10)], Array(repeating: UInt8(number), count: number % 5))
+        }
+        entries.insert(([0xFF], [2]), at: 10)
+        entries.append(([0, 5], [9, 9]))   // again, later: replaces the earlier value
+        try file.write {
+            try store.put(entries)
+            try store.put([])
+        }
+        var expected: [[UInt8]: [UInt8]] = [:]
+        for (key, value) in entries { expected[key] = value }
+        let stored = try store.scanAll().collect()
+        #expect(stored.map(\.key) == expected.keys.sorted { $0.lexicographicallyPrecedes($1) })
+        for entry in stored { #expect(entry.value == expected[entry.key]) }
+        #expect(try store.get([0, 5]) == [9, 9])
+        #expect(try store.get([0xFF]) == [2])
+    }
+
     /// Byte-key stores are listed, kept apart from key stores, and can be deleted.
     package static func byteKeyStoresAreListedAndDeleted(_ file: any DataFile) throws {
         let first = try file.byteKeyStore("one")
