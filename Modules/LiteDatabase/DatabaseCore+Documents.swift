@@ -219,7 +219,11 @@ extension DatabaseCore {
         guard let current = document.tree.current else {
             throw DatabaseError(.assertionFailed, "document \"\(document.id)\" has no revision to save")
         }
-        var flags = document.flags.subtracting([.deleted, .conflicted, .hasAttachments])
+        // Recomputed below from the tree. (A raw-value mask: an array literal of flags goes
+        // through the generic `SetAlgebra` initializer on every save.)
+        var flags = DocumentFlags(rawValue: document.flags.rawValue
+                                  & ~(DocumentFlags.deleted.rawValue | DocumentFlags.conflicted.rawValue
+                                      | DocumentFlags.hasAttachments.rawValue))
         // A new current revision has not been pushed anywhere yet.
         if current.id != document.storedRevisionID { flags.remove(.synced) }
         if current.isDeleted { flags.insert(.deleted) }
