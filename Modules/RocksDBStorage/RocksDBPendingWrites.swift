@@ -52,12 +52,12 @@ final class RocksDBPendingWrites {
         guard let batch = rocksdb_writebatch_create() else {
             throw StorageError(.engineFailure, "RocksDB database \"\(path)\": cannot allocate a write batch")
         }
-        var keys = Array(overlay.keys)
-        keys.sort { left, right in
-            left.bytes.withUnsafeBytes { a in right.bytes.withUnsafeBytes { b in compareKeyBytes(a, b) < 0 } }
+        // Sorted with their values, so building the batch looks nothing up again.
+        var writes = Array(overlay)
+        writes.sort { left, right in
+            left.key.bytes.withUnsafeBytes { a in right.key.bytes.withUnsafeBytes { b in compareKeyBytes(a, b) < 0 } }
         }
-        for key in keys {
-            guard let value = overlay[key] else { continue }
+        for (key, value) in writes {
             key.bytes.withUnsafeBytes { key in
                 let keyBytes = key.baseAddress?.assumingMemoryBound(to: CChar.self)
                 if let value {
