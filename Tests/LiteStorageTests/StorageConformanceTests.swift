@@ -41,6 +41,11 @@ import TestSupport
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func transactionReadsManyOwnWrites(engine: StorageEngineKind) throws {
+        try withTemporaryDataFile(engine, StorageConformance.transactionReadsManyOwnWrites)
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func byteKeyStoresAreListedAndDeleted(engine: StorageEngineKind) throws {
         try withTemporaryDataFile(engine, StorageConformance.byteKeyStoresAreListedAndDeleted)
     }

@@ -52,6 +52,44 @@ extension StorageConformance {
         #expect(try store.scanAll().collect().map(\.key) == [[0], [1], [2], [3], [4], [6]])
     }
 
+    /// A transaction reads its own writes however many there are: thousands of puts,
+    /// overwrites and deletes of keys that share prefixes (a fixed pseudo-random sequence),
+    /// checked against a model inside the transaction, by point reads and a scan, and after
+    /// the commit.
+    package static func transactionReadsManyOwnWrites(_ file: any DataFile) throws {
+        let store = try file.byteKeyStore("many")
+        var model: [[UInt8]: [UInt8]] = [:]
+        try file.write { for number in 0..<200 { try store.put([0x10, UInt8(number)], [1]); model[[0x10, UInt8(number)]] = [1] } }
+        var state: UInt64 = 0x5EED_0002
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        try file.write {
+            for step in 0..<6_000 {
+                let length = 1 + next(12)
+                let key = [UInt8(0x10)] + (0..<length).map { _ in UInt8(next(3)) }
+                switch next(5) {
+                case 0:
+                    _ = try store.delete(key)
+                    model[key] = nil
+                case 1:
+                    #expect(try store.get(key) == model[key], "step \(step)")
+                default:
+                    let value = [UInt8(truncatingIfNeeded: step), UInt8(truncatingIfNeeded: step >> 8)]
+                    try store.put(key, value)
+                    model[key] = value
+                }
+            }
+            for key in model.keys.prefix(300) { #expect(try store.get(key) == model[key]) }
+            let scanned = try store.scanAll().collect()
+            #expect(scanned.map(\.key) == model.keys.sorted { $0.lexicographicallyPrecedes($1) })
+        }
+        let committed = try store.scanAll().collect()
+        #expect(committed.count == model.count)
+        for entry in committed { #expect(model[entry.key] == entry.value) }
+    }
+
     /// Putting many entries at once stores what one put per entry would: in order (a later
     /// entry with the same key wins), empty values kept as empty, any count of entries.
     package static func byteKeyPutsInBulkAsOneByOne(_ file: any DataFile) throws {
