@@ -103,10 +103,7 @@ extension DatabaseCore {
     package func markSynced(id: String, sequence: UInt64) throws -> Bool {
         try inTransaction {
             try DatabaseError.mapping("marking \"\(id)\" as synced") {
-                guard let record = try documents.get(id, content: .metaOnly), record.sequence == sequence else {
-                    return false
-                }
-                return try documents.setFlags(id, to: record.flags.union(.synced))
+                try documents.addFlags(.synced, key: id, ifSequence: sequence)
             }
         }
     }

@@ -27,6 +27,13 @@ package protocol KeyStore: AnyObject, Sendable {
     /// - Returns: whether the record exists.
     @discardableResult
     func setFlags(_ key: String, to flags: DocumentFlags) throws -> Bool
+
+    /// Adds `flags` to the record with `key` if its sequence is still `sequence`, without
+    /// giving it a new sequence (a pushed document is marked synced only if it did not change
+    /// after it was listed). Inside a write transaction only.
+    /// - Returns: whether a record with that key and sequence exists.
+    @discardableResult
+    func addFlags(_ flags: DocumentFlags, key: String, ifSequence sequence: UInt64) throws -> Bool
     /// Removes the record for good (no tombstone) and increments the purge count.
     /// - Returns: whether a record was removed.
     @discardableResult

@@ -13,4 +13,20 @@ extension RocksDBKeyStore {
                                                            body: record.body), in: batch)
         return true
     }
+
+    /// A read and a rewrite, as ``setFlags(_:to:)``; nothing is written when the record's
+    /// sequence differs or it has the flags already.
+    @discardableResult
+    package func addFlags(_ flags: DocumentFlags, key: String, ifSequence sequence: UInt64) throws -> Bool {
+        let batch = try file.batch()
+        guard let record = try get(key, content: .all, view: .transaction(batch)), record.sequence == sequence else {
+            return false
+        }
+        let combined = record.flags.union(flags)
+        guard combined != record.flags else { return true }
+        file.put(recordKey(key), RocksDBRecordCodec.encode(sequence: record.sequence, flags: combined,
+                                                           expiration: record.expiration, version: record.version,
+                                                           body: record.body), in: batch)
+        return true
+    }
 }

@@ -11,6 +11,11 @@ import TestSupport
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func addFlagsHonoursTheSequence(engine: StorageEngineKind) throws {
+        try withTemporaryDataFile(engine, StorageConformance.addFlagsHonoursTheSequence)
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func compactKeepsData(engine: StorageEngineKind) throws {
         try withTemporaryDataFile(engine, StorageConformance.compactKeepsData)
     }

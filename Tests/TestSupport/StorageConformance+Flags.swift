@@ -28,4 +28,23 @@ extension StorageConformance {
         #expect(try store.get("b")?.flags == [])
         #expect(throws: StorageError.self) { try store.setFlags("b", to: [.synced]) }
     }
+
+    /// Adding flags on a sequence condition: only a record still at that sequence gets them
+    /// (its other flags, sequence and body stay); another sequence or a missing key answers
+    /// false and changes nothing.
+    package static func addFlagsHonoursTheSequence(_ file: any DataFile) throws {
+        let store = try file.keyStore("default")
+        let first = try file.write { try store.set(Record(key: "a", version: [1], body: [1]), ifSequence: 0) }
+        #expect(try file.write { try store.setFlags("a", to: [.hasAttachments]) })
+        #expect(try file.write { try store.addFlags(.synced, key: "a", ifSequence: first + 1) } == false)
+        #expect(try store.get("a")?.flags == [.hasAttachments])
+        #expect(try file.write { try store.addFlags(.synced, key: "a", ifSequence: first) })
+        let record = try #require(try store.get("a"))
+        #expect(record.flags == [.hasAttachments, .synced])
+        #expect(record.sequence == first)
+        #expect(record.body == [1])
+        #expect(try store.lastSequence() == first)
+        #expect(try file.write { try store.addFlags(.synced, key: "a", ifSequence: first) })
+        #expect(try file.write { try store.addFlags(.synced, key: "missing", ifSequence: first) } == false)
+    }
 }
