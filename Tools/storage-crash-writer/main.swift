@@ -51,6 +51,11 @@ do {
         }
         // Unbuffered: the line must be out before the next transaction starts.
         FileHandle.standardOutput.write(Data("committed \(number)\n".utf8))
+        // A breath between transactions, as any real writer has. Another process waiting for
+        // SQLite's write lock polls for it between sleeps (its busy handler); a writer that
+        // takes the lock again microseconds after releasing it left that process no gap to
+        // find in its 10 s, and the two-writer test failed about half the time.
+        usleep(1_000)
     }
 } catch {
     fail("\(error)")
