@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CRocksDB
 import LiteStorage
 
@@ -55,7 +52,7 @@ final class RocksDBPendingWrites {
         // Sorted with their values, so building the batch looks nothing up again.
         var writes = Array(overlay)
         writes.sort { left, right in
-            left.key.bytes.withUnsafeBytes { a in right.key.bytes.withUnsafeBytes { b in compareKeyBytes(a, b) < 0 } }
+            left.key.bytes.withUnsafeBytes { RocksDBIterator.compare($0, right.key.bytes) < 0 }
         }
         for (key, value) in writes {
             key.bytes.withUnsafeBytes { key in
@@ -95,14 +92,4 @@ final class RocksDBPendingWrites {
         .map { (key: $0.key.bytes, value: $0.value) }
         .sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }
-}
-
-/// RocksDB's default (bytewise) key order: unsigned bytes, shorter first on a common prefix.
-private func compareKeyBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
-    let common = min(a.count, b.count)
-    if common > 0, let left = a.baseAddress, let right = b.baseAddress {
-        let result = memcmp(left, right, common)
-        if result != 0 { return Int(result) }
-    }
-    return a.count - b.count
 }
