@@ -44,8 +44,10 @@ let package = Package(
     ],
     targets: [
         // MARK: System libraries (Debian -dev packages, installed by `make deps`)
-        .systemLibrary(name: "CSQLite", path: "Modules/CSQLite",
-                       pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite and the Snowball stemmers link statically (`link ":lib….a"` in their module maps):
+        // resolving their symbols at every process start cost the tools half a millisecond
+        // (decision Tools-16).
+        .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // RocksDB's C API, loaded with dlopen on first use rather than linked (decision Tools-12).
         .target(name: "CRocksDB", path: "Modules/CRocksDB", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CStemmer", path: "Modules/CStemmer", providers: [.apt(["libstemmer-dev"])]),

@@ -117,6 +117,7 @@ package struct DatabaseLocation: Sendable {
 
     /// Throws `.upgradeRequired` for a 1.x database.
     package func refuseLegacy() throws {
+        let format = self.format  // detected once: it reads the data file's header and WAL
         if case .legacySQLite(let version) = format {
             throw DatabaseToolsError(.upgradeRequired, "\(bundle.path) is a Couchbase Lite 1.x database (schema "
                                      + "version \(version)); pass --upgrade to upgrade it to 2.x first")
