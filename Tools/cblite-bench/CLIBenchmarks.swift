@@ -115,7 +115,7 @@ enum CLIBenchmarks: BenchmarkArea {
     }
 
     /// The `cblite` next to this executable.
-    private static func ourTool() throws -> String {
+    static func ourTool() throws -> String {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let path = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("cblite").path
         guard FileManager.default.isExecutableFile(atPath: path) else {

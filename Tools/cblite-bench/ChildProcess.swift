@@ -8,12 +8,20 @@ enum ChildProcess {
         var peakResident: Int
     }
 
-    /// Runs `executable` with `arguments`; standard input from `stdin`, standard output to
-    /// `stdout` (created or truncated), else /dev/null; standard error to /dev/null.
-    /// - Throws: `BenchmarkFailure` when it cannot start or exits with a status other than 0.
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String], stdin: String? = nil,
-                    stdout: String? = nil) throws -> Usage {
+    /// Starts `executable` with `arguments` and returns without waiting (a server, stopped with
+    /// ``stop(_:)``); its standard streams go to /dev/null.
+    static func start(_ executable: String, _ arguments: [String]) throws -> pid_t {
+        try spawn(executable, arguments, stdin: nil, stdout: nil)
+    }
+
+    /// Sends SIGTERM to a child from ``start(_:_:)`` and waits for it to end.
+    static func stop(_ pid: pid_t) {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    private static func spawn(_ executable: String, _ arguments: [String], stdin: String?, stdout: String?) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -27,6 +35,16 @@ enum ChildProcess {
         guard started == 0 else {
             throw BenchmarkFailure(description: "cannot start \(executable): \(String(cString: strerror(started)))")
         }
+        return pid
+    }
+
+    /// Runs `executable` with `arguments`; standard input from `stdin`, standard output to
+    /// `stdout` (created or truncated), else /dev/null; standard error to /dev/null.
+    /// - Throws: `BenchmarkFailure` when it cannot start or exits with a status other than 0.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], stdin: String? = nil,
+                    stdout: String? = nil) throws -> Usage {
+        let pid = try spawn(executable, arguments, stdin: stdin, stdout: stdout)
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {

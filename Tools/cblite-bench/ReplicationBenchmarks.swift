@@ -154,6 +154,7 @@ enum ReplicationBenchmarks: BenchmarkArea {
         try pushToFurtherServers(from: source, options, report: &report, importTime: importTime,
                                  importedCount: documents.count, freshDatabase: freshDatabase)
         try pushBlobs(options, report: &report, scratch: scratch, freshDatabase: freshDatabase)
+        try pushWithTools(documents, options, report: &report, scratch: scratch)
         report.notes.append("Travel data set without the 20 hotels that name missing blobs (\(documents.count) documents), SQLite on both sides, ws:// on 127.0.0.1, one "
                             + "process. Target from the replication issue: push at least 0.5× the import rate (ratio ≤ 2).")
         return report
@@ -188,6 +189,31 @@ enum ReplicationBenchmarks: BenchmarkArea {
         report.rows.append(BenchmarkRow(workload: "push the same \(source.count) docs to a further listener (remote #2+)",
                                         ours: push, baselineName: "local import of the \(importedCount)", baseline: importTime,
                                         maximumRatio: nil))
+    }
+
+    /// The same push as whole processes: `cblite push` to `cblite serve` against `cblite import`,
+    /// for our tool and, with `CBLITE_REFERENCE`, for Couchbase Lite 2.8's, whose ratio says what
+    /// the real replicator's protocol costs beside its own import.
+    static func pushWithTools(_ documents: [(id: String, json: String)], _ options: BenchmarkOptions,
+                              report: inout BenchmarkReport, scratch: Scratch) throws {
+        guard let ours = try? CLIBenchmarks.ourTool() else {  // allowed: the rows need a release cblite
+            report.notes.append("No release `cblite` beside `cblite-bench`: the whole-process push rows were skipped.")
+            return
+        }
+        let folder = try scratch.freshFolder()
+        let bench = ToolReplicationBenchmark(folder: folder, lines: documents.map(\.json).joined(separator: "\n") + "\n",
+                                             iterations: max(options.iterations, 5))
+        let our = try bench.measure(.ours(ours))
+        report.rows.append(BenchmarkRow(workload: "cblite push to cblite serve (whole processes)", ours: our.push,
+                                        baselineName: "cblite import of the same", baseline: our.importTime,
+                                        maximumRatio: nil))
+        guard let reference = ProcessInfo.processInfo.environment["CBLITE_REFERENCE"] else { return }
+        let real = try bench.measure(.real(reference))
+        report.rows.append(BenchmarkRow(workload: "real 2.8 cblite push to its cblite serve (not ours)", ours: real.push,
+                                        baselineName: "its cblite cp of the same", baseline: real.importTime,
+                                        maximumRatio: nil))
+        report.rows.append(BenchmarkRow(workload: "our cblite push vs the real 2.8 one (whole processes)", ours: our.push,
+                                        baselineName: "real 2.8 cblite push", baseline: real.push, maximumRatio: nil))
     }
 
     /// Issue 14's memory bound: pushing documents with 200 MB of blobs through a listener may
