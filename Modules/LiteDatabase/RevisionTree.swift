@@ -237,6 +237,11 @@ package struct RevisionTree: Hashable, Sendable {
 
     /// Sorts the revisions by priority (current first), keeping parent links and remote marks.
     private mutating func sort() {
+        // Most saves leave the tree in order (a new document's single revision, a child of the
+        // current one): the stable sort would keep every index, so the rebuild is skipped.
+        if revisions.indices.dropFirst().allSatisfy({ !Revision.hasPriority(revisions[$0], over: revisions[$0 - 1]) }) {
+            return
+        }
         let order = revisions.indices.sorted { Revision.hasPriority(revisions[$0], over: revisions[$1]) }
         var newIndex = [Int](repeating: 0, count: revisions.count)
         for (new, old) in order.enumerated() { newIndex[old] = new }
@@ -265,7 +270,8 @@ package struct RevisionTree: Hashable, Sendable {
     private mutating func appendRevision(
         _ id: RevisionID, body: [UInt8]?, deleted: Bool, hasAttachments: Bool, parent: Int?, conflict: Bool
     ) -> Int {
-        var flags: RevisionFlags = [.leaf, .new]
+        // From raw values: an array literal of flags goes through the generic `SetAlgebra` initializer.
+        var flags = RevisionFlags(rawValue: RevisionFlags.leaf.rawValue | RevisionFlags.new.rawValue)
         if deleted { flags.insert(.deleted) }
         if hasAttachments { flags.insert(.hasAttachments) }
         if conflict { flags.insert(.isConflict) }
