@@ -246,10 +246,29 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
 
     /// Parses a quoted string and returns its unescaped UTF-8: a slice of the text when it has
     /// no escapes, else the parser's scratch (valid until the next string is parsed).
+    ///
+    /// The common case, an ASCII string without escapes, is answered inline; the rest goes to
+    /// ``parseStringSlowly(quote:start:index:sawHighByte:)``, so that this path stays small
+    /// (half a million strings per import of the travel set).
+    @inline(__always)
     mutating func parseString(quote: UInt8) throws -> UnsafeRawBufferPointer {
         let start = position + 1
         var sawHighByte = false
-        var index = scanToSpecialByte(from: start, quote: quote, sawHighByte: &sawHighByte)
+        let index = scanToSpecialByte(from: start, quote: quote, sawHighByte: &sawHighByte)
+        if !sawHighByte, index < text.count, text.load(fromByteOffset: index, as: UInt8.self) == quote {
+            position = index + 1
+            return UnsafeRawBufferPointer(rebasing: text[start..<index])
+        }
+        return try parseStringSlowly(quote: quote, start: start, index: index, sawHighByte: sawHighByte)
+    }
+
+    /// ``parseString(quote:)`` for a string with escapes or bytes of 0x80 and above, or none
+    /// closing it; `index` is where the first scan stopped.
+    @inline(never)
+    mutating func parseStringSlowly(quote: UInt8, start: Int, index scanned: Int, sawHighByte saw: Bool) throws
+        -> UnsafeRawBufferPointer {
+        var sawHighByte = saw
+        var index = scanned
         guard index < text.count else { throw error("unterminated string", at: position) }
         if text[index] == quote {
             let slice = UnsafeRawBufferPointer(rebasing: text[start..<index])
@@ -257,7 +276,7 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
             position = index + 1
             return slice
         }
-        // Slow path: there are escapes. The runs between them are copied whole.
+        // There are escapes. The runs between them are copied whole.
         scratch.removeAll()
         var runStart = start
         while true {
