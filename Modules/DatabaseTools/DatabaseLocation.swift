@@ -108,7 +108,7 @@ package struct DatabaseLocation: Sendable {
                     try ValueIndex.openAll(in: core)
                 }
             } catch {
-                try? core.close()
+                try? core.close()  // allowed: the index error is the one reported; this only lets go of the file
                 throw error
             }
             return core
