@@ -30,8 +30,7 @@ extension DatabaseCore {
                 var entries: [DocumentChangeEntry] = []
                 while entries.count < limit, let record = try enumerator.next() {
                     entries.append(DocumentChangeEntry(documentID: record.key,
-                                                       // allowed: a stored version that does not decode lists the document without a revision, not stop the listing
-                                                       revisionID: try? RevisionID(binary: record.version),
+                                                       revisionID: try? RevisionID(binary: record.version),  // allowed: an undecodable stored version lists the document without a revision rather than stopping the listing
                                                        sequence: record.sequence, flags: record.flags))
                 }
                 return entries
