@@ -63,10 +63,10 @@ fuzz: deps
 demo: deps
 	$(SWIFT) run getting-started
 
-## tools: release builds of cblite, cblite-convert and cblite-bench with the Swift runtime and
+## tools: release builds of cblite (and its cblite-replicate), cblite-convert and cblite-bench with the Swift runtime and
 ## Foundation linked in (no dynamic loading of them at start-up: see docs/decisions.md, Tools-9).
 tools: deps
-	for product in cblite cblite-convert cblite-bench; do \
+	for product in cblite cblite-replicate cblite-convert cblite-bench; do \
 	  $(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; done
 
 ## bench: every benchmark area, release build, ratios against baselines run in the same process

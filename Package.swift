@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "cblite-bench", targets: ["cblite-bench"]),
         .executable(name: "fleece", targets: ["fleece"]),
         .executable(name: "cblite", targets: ["cblite"]),
+        .executable(name: "cblite-replicate", targets: ["cblite-replicate"]),
         .executable(name: "cblite-convert", targets: ["cblite-convert"]),
     ],
     dependencies: [
@@ -104,11 +105,16 @@ let package = Package(
                           path: "Tools/getting-started"),
         .executableTarget(name: "fleece", dependencies: ["Fleece", argumentParser], path: "Tools/fleece"),
         .target(name: "CommandLineSupport", dependencies: [argumentParser], path: "Tools/CommandLineSupport"),
-        .executableTarget(name: "cblite", dependencies: ["CommandLineSupport", "CouchbaseLiteSwift", "LiteSupport",
+        // cblite links no network stack: its replication commands hand over to cblite-replicate
+        // (docs/decisions.md, Tools-17).
+        .executableTarget(name: "cblite", dependencies: ["CommandLineSupport", "LiteSupport",
                                                         "DatabaseTools", "LiteDatabase", "LiteQuery",
                                                         "LiteText", "Fleece", "BlobStore",
                                                         "LiteStorage", argumentParser],
                           path: "Tools/cblite", linkerSettings: toolLinkerSettings),
+        .executableTarget(name: "cblite-replicate", dependencies: ["CommandLineSupport", "CouchbaseLiteSwift", "LiteSupport",
+                                                                  argumentParser],
+                          path: "Tools/cblite-replicate", linkerSettings: toolLinkerSettings),
         .executableTarget(name: "storage-crash-writer",
                           dependencies: ["LiteStorage", "SQLiteStorage", "RocksDBStorage"],
                           path: "Tools/storage-crash-writer"),

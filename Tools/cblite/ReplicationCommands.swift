@@ -1,208 +1,34 @@
 import ArgumentParser
 import CommandLineSupport
-import CouchbaseLiteSwift
-import Dispatch
-import Foundation
-import LiteSupport
 
-/// Opens a database bundle path (`…/name.cblite2`) with the public API.
-func openPublicDatabase(_ path: String) throws -> Database {
-    let url = URL(fileURLWithPath: path).standardizedFileURL
-    guard url.pathExtension == "cblite2" else {
-        throw ValidationError("\(path) is not a database bundle (…/name.cblite2)")
-    }
-    let config = DatabaseConfiguration()
-    config.directory = url.deletingLastPathComponent().path
-    return try Database(name: url.deletingPathExtension().lastPathComponent, config: config)
-}
-
-/// Runs async work from a synchronous command (the main thread waits; it is not one of the
-/// concurrency pool's threads).
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = Locked<Swift.Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        let value: Swift.Result<T, any Error>
-        do { value = .success(try await body()) } catch { value = .failure(error) }
-        result.withLock { $0 = value }
-        done.signal()
-    }
-    done.wait()
-    guard let final = result.withLock({ $0 }) else { throw ExitCode.failure }
-    return try final.get()
-}
-
-/// Options every replication command shares.
-struct ReplicationOptions: ParsableArguments {
-    @Argument(help: "The local database bundle (…/name.cblite2).")
-    var database: String
-
-    @Argument(help: "The other side: ws[s]://host:port/db, or another local …/name.cblite2.")
-    var target: String
-
-    @Option(help: "User name for HTTP basic authentication.")
-    var user: String?
-
-    @Option(help: "Password for HTTP basic authentication.")
-    var password: String?
-
-    @Option(help: "A DER certificate file: accept the server only with exactly this certificate.")
-    var pinnedCert: String?
-
-    @Flag(help: "Keep replicating new changes until interrupted.")
-    var continuous = false
-
-    func run(_ type: ReplicatorType) throws {
-        try ToolFailure.reporting {
-            let database = try openPublicDatabase(self.database)
-            defer { try? database.close() }
-            let endpoint: any Endpoint
-            var other: Database?
-            if target.hasPrefix("ws://") || target.hasPrefix("wss://") {
-                guard let url = URL(string: target) else { throw ValidationError("\(target) is not a URL") }
-                endpoint = URLEndpoint(url: url)
-            } else {
-                let opened = try openPublicDatabase(target)
-                other = opened
-                endpoint = DatabaseEndpoint(database: opened)
-            }
-            defer { try? other?.close() }
-            let config = ReplicatorConfiguration(database: database, target: endpoint)
-            config.replicatorType = type
-            config.continuous = continuous
-            if let user { config.authenticator = BasicAuthenticator(username: user, password: password ?? "") }
-            if let pinnedCert { config.pinnedServerCertificate = try Data(contentsOf: URL(fileURLWithPath: pinnedCert)) }
-            let replicator = Replicator(config: config)
-            let counts = Locked((pushed: 0, pulled: 0, failed: 0))
-            // Our own serial queue, drained before the totals are printed: the replicator hands
-            // every document batch to it before it reports "stopped", but runs them later.
-            let countingQueue = DispatchQueue(label: "cblite.replication.counts")
-            replicator.addDocumentReplicationListener(withQueue: countingQueue) { replication in
-                counts.withLock { counts in
-                    for document in replication.documents {
-                        if let error = document.error {
-                            counts.failed += 1
-                            if counts.failed <= 5 {
-                                FileHandle.standardError.write(Data("\(replication.isPush ? "push" : "pull") \(document.id): \(error)\n".utf8))
-                            }
-                        }
-                        else if replication.isPush { counts.pushed += 1 } else { counts.pulled += 1 }
-                    }
-                }
-            }
-            let terminal = isatty(STDERR_FILENO) != 0
-            replicator.addChangeListener { change in
-                guard terminal else { return }
-                let progress = change.status.progress
-                FileHandle.standardError.write(Data("\r\(change.status.activity) \(progress.completed)/\(progress.total)   ".utf8))
-            }
-            // Ctrl-C or SIGTERM stops a continuous replicator cleanly (checkpoint saved,
-            // database closed); the final line of counts is still printed.
-            if continuous {
-                try TerminationSignals.install().onSignal { _ in replicator.stop() }
-            }
-            let status = try runBlocking { await replicator.runUntilStopped() }
-            if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
-            countingQueue.sync {}
-            let final = counts.withLock { $0 }
-            print("\(final.pushed) pushed, \(final.pulled) pulled, \(final.failed) failed")
-            if let error = status.error { throw error }
-        }
-    }
-}
-
-extension Replicator {
-    /// Starts and waits for the stopped status.
-    func runUntilStopped() async -> Status {
-        let statuses = statusChanges()
-        start()
-        var last = status
-        for await status in statuses { last = status }
-        return last
-    }
-}
+// The replication commands parse and check their arguments here, so that `--help` and argument
+// errors work as for every other command, then hand the run to `cblite-replicate`
+// (ReplicationHelper: why the replicator lives in an executable of its own).
 
 /// `cblite push DB TARGET`.
 struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "push", abstract: "Push the database's changes to a server or another database.")
-    @OptionGroup var options: ReplicationOptions
-    func run() throws { try options.run(.push) }
+    @OptionGroup var options: ReplicationArguments
+    func run() throws { try ToolFailure.reporting { try ReplicationHelper.run("push", options.commandLine) } }
 }
 
 /// `cblite pull DB TARGET`.
 struct Pull: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pull", abstract: "Pull a server's or another database's changes into the database.")
-    @OptionGroup var options: ReplicationOptions
-    func run() throws { try options.run(.pull) }
+    @OptionGroup var options: ReplicationArguments
+    func run() throws { try ToolFailure.reporting { try ReplicationHelper.run("pull", options.commandLine) } }
 }
 
 /// `cblite sync DB TARGET [--continuous]`.
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "sync", abstract: "Push and pull between the database and a server or another database.")
-    @OptionGroup var options: ReplicationOptions
-    func run() throws { try options.run(.pushAndPull) }
+    @OptionGroup var options: ReplicationArguments
+    func run() throws { try ToolFailure.reporting { try ReplicationHelper.run("sync", options.commandLine) } }
 }
 
 /// `cblite serve DB [--port P] …`: a listener for replicators, until interrupted.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the database to replicators (ws:// or wss://) until interrupted.")
-
-    @Argument(help: "The database bundle (…/name.cblite2).")
-    var database: String
-
-    @Option(help: "TCP port (0: any free port).")
-    var port: UInt16 = 4984
-
-    @Option(help: "Address to listen on.")
-    var host: String = "0.0.0.0"
-
-    @Option(help: "PEM certificate (chain) file: serve wss:// with it (needs --tls-key).")
-    var tlsCert: String?
-
-    @Option(help: "PEM private key file for --tls-cert.")
-    var tlsKey: String?
-
-    @Flag(help: "Serve wss:// with a generated self-signed certificate (printed, for clients to pin).")
-    var tls = false
-
-    @Flag(help: "Refuse pushes.")
-    var readonly = false
-
-    @Option(help: "Require this user name (HTTP basic authentication).")
-    var user: String?
-
-    @Option(help: "The password for --user.")
-    var password: String?
-
-    func run() throws {
-        try ToolFailure.reporting {
-            // Caught from before the listener starts, so an early Ctrl-C also closes cleanly.
-            let signals = try TerminationSignals.install()
-            let database = try openPublicDatabase(self.database)
-            var config = URLEndpointListenerConfiguration(database: database)
-            config.port = port
-            config.networkInterface = host
-            config.readOnly = readonly
-            config.disableTLS = !(tls || tlsCert != nil)
-            if let tlsCert {
-                guard let tlsKey else { throw ValidationError("--tls-cert needs --tls-key") }
-                config.tlsIdentity = TLSIdentity(certificatePEM: try String(contentsOfFile: tlsCert, encoding: .utf8),
-                                                 privateKeyPEM: try String(contentsOfFile: tlsKey, encoding: .utf8))
-            }
-            if let user {
-                let expected = password ?? ""
-                config.authenticator = ListenerPasswordAuthenticator { $0 == user && $1 == expected }
-            }
-            let listener = URLEndpointListener(config: config)
-            try runBlocking { try await listener.start() }
-            for url in listener.urls { print(url.absoluteString) }
-            if let certificate = listener.tlsIdentity, config.tlsIdentity == nil {
-                print(certificate.certificatePEM)
-            }
-            fflush(nil)
-            _ = signals.wait()
-            try runBlocking { await listener.stop() }
-            try database.close()
-        }
-    }
+    @OptionGroup var options: ServeArguments
+    func run() throws { try ToolFailure.reporting { try ReplicationHelper.run("serve", options.commandLine) } }
 }
