@@ -164,7 +164,8 @@ let package = Package(
                     path: "Tests/CouchbaseLiteSwiftTests"),
         .testTarget(name: "DatabaseToolsTests",
                     dependencies: ["DatabaseTools", "TestSupport", "LiteSupport", "LiteDatabase", "LiteStorage", "SQLiteStorage",
-                                   "RocksDBStorage", "BlobStore", "Fleece", "CouchbaseLiteSwift"],
+                                   "RocksDBStorage", "BlobStore", "Fleece", "CouchbaseLiteSwift", "CommandLineSupport",
+                                   .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Tests/DatabaseToolsTests"),
         // The Couchbase Lite 2.0 guide's code, as the guide writes it, on the travel data set; the
         // DocC articles' code blocks are these snippets (GuideArticleTests checks it).
