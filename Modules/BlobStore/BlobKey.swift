@@ -1,6 +1,6 @@
-import LiteSupport
 import Crypto
-import Foundation
+import FoundationEssentials
+import LiteSupport
 
 /// The name of a blob: the SHA-1 digest of its content.
 ///
@@ -80,8 +80,7 @@ package struct BlobKey: Hashable, Sendable {
         guard fileName.hasSuffix(Self.fileExtension), !fileName.contains("/") else {
             throw .invalidKey("file name \(Self.quoted(fileName)) is not <base64 SHA-1>.blob")
         }
-        let base64 = fileName.dropLast(Self.fileExtension.count)
-            .replacingOccurrences(of: "_", with: "/")
+        let base64 = String(fileName.dropLast(Self.fileExtension.count)).replacing("_", with: "/")
         guard let bytes = Self.decodeBase64Digest(base64) else {
             throw .invalidKey("file name \(Self.quoted(fileName)) is not <base64 SHA-1>.blob")
         }
@@ -104,7 +103,7 @@ package struct BlobKey: Hashable, Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.digestLength)
         for index in stride(from: 0, to: hexLength, by: 2) {
-            guard let high = Self.hexValue(utf8[index]), let low = Self.hexValue(utf8[index + 1]) else {
+            guard let high = HexText.digitValue(utf8[index]), let low = HexText.digitValue(utf8[index + 1]) else {
                 throw .invalidKey("1.x attachment file name \(Self.quoted(legacyFileName)) is not "
                     + "<40 hex digits>.blob")
             }
@@ -124,7 +123,7 @@ package struct BlobKey: Hashable, Sendable {
 
     /// The blob's file name in a 2.x `Attachments/` folder: base64 digest, `/` → `_`, `.blob`.
     package var fileName: String {
-        base64Digest.replacingOccurrences(of: "/", with: "_") + Self.fileExtension
+        base64Digest.replacing("/", with: "_") + Self.fileExtension
     }
 
     /// The attachment's file name in a 1.x `attachments/` folder: uppercase hex digest, `.blob`.
@@ -140,15 +139,6 @@ package struct BlobKey: Hashable, Sendable {
         // Re-encoding rejects the 16 spellings whose unused low bits are not zero.
         guard data.base64EncodedString() == text else { return nil }
         return Array(data)
-    }
-
-    private static func hexValue(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 
     /// Quotes untrusted text for an error message, shortened so a huge input stays readable.

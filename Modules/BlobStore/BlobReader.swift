@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// Reads one blob in chunks, hashing as it goes, and checks the content when the end is reached.
 ///

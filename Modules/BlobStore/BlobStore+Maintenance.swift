@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension BlobStore {
     /// How to put a blob into another store.
@@ -148,7 +149,7 @@ extension BlobStore {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
                 return []
             }

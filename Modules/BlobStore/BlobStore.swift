@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LiteSupport
 
 /// Content-addressed blob files in one directory: a database bundle's `Attachments/` folder.
@@ -86,14 +86,6 @@ package final class BlobStore: Sendable {
     package func makeReader(for key: BlobKey, expectedLength: Int64? = nil) throws(BlobStoreError)
         -> BlobReader {
         try BlobReader(key: key, path: path(for: key), expectedLength: expectedLength)
-    }
-
-    /// Opens the blob as a Foundation `InputStream`; see ``BlobInputStream``.
-    ///
-    /// - Throws: as ``makeReader(for:expectedLength:)``.
-    package func makeInputStream(for key: BlobKey, expectedLength: Int64? = nil) throws(BlobStoreError)
-        -> BlobInputStream {
-        BlobInputStream(try makeReader(for: key, expectedLength: expectedLength))
     }
 
     /// Deletes the blob's file.

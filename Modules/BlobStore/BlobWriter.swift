@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// Writes one new blob in chunks: each chunk goes to a temporary file and into the SHA-1, and
 /// ``finish(expecting:expectedLength:)`` moves the file to its key's name.

@@ -1,5 +1,5 @@
 import BlobStore
-import Foundation
+import FoundationEssentials
 import LiteDatabase
 import LiteStorage
 import LiteSupport
@@ -63,9 +63,7 @@ package struct DatabaseInfo: Codable, Sendable, Hashable {
     /// SQLite keeps the schema version at byte 60 of the header (big-endian `user_version`).
     private static func formatVersion(_ engine: any StorageEngine, _ path: String) -> String {
         guard engine.fileName.hasSuffix(".sqlite3") else { return "RocksDB layout 1" }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return "unknown" }
-        defer { try? handle.close() }  // allowed: a read handle
-        guard let header = try? handle.read(upToCount: 64), header.count == 64 else { return "unknown" }  // allowed: reported as unknown
+        guard let header = FileBytes.prefix(ofFileAt: path, count: 64), header.count == 64 else { return "unknown" }
         let version = header[60..<64].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return "SQLite schema \(version)"
     }
@@ -74,10 +72,10 @@ package struct DatabaseInfo: Codable, Sendable, Hashable {
     private static func size(ofDataFile path: String) -> Int64 {
         let fileManager = FileManager.default
         var total: Int64 = 0
-        var isDirectory: ObjCBool = false
-        if fileManager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory = false
+        if fileManager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
             for name in (try? fileManager.contentsOfDirectory(atPath: path)) ?? [] {  // allowed: a size report
-                total += fileSize(atPath: (path as NSString).appendingPathComponent(name)) ?? 0
+                total += fileSize(atPath: path.pathAppending(name)) ?? 0
             }
             return total
         }

@@ -1,8 +1,8 @@
-import Foundation
+import FoundationEssentials
 import LiteDatabase
 import LiteQuery
-import LiteText
 import LiteStorage
+import LiteText
 import RocksDBStorage
 import SQLiteStorage
 import Upgrader

@@ -1,5 +1,6 @@
 import Fleece
-import Foundation
+import FoundationEssentials
+import Glibc
 import LiteDatabase
 import LiteStorage
 
@@ -74,7 +75,7 @@ package enum DocumentExporter {
             guard var next = chunk.baseAddress else { return }
             var remaining = chunk.count
             while remaining > 0 {
-                let written = Foundation.write(descriptor, next, remaining)
+                let written = Glibc.write(descriptor, next, remaining)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw DatabaseToolsError(.ioFailure, "cannot write \(path == "-" ? "to standard output" : path): \(String(cString: strerror(errno)))")

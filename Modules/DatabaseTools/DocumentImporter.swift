@@ -1,5 +1,5 @@
 import Fleece
-import Foundation
+import FoundationEssentials
 import LiteDatabase
 
 /// Imports JSON documents into a database: a JSON Lines file, a file holding one JSON array of

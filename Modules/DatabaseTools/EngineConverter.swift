@@ -1,5 +1,5 @@
 import BlobStore
-import Foundation
+import FoundationEssentials
 import LiteStorage
 
 /// Converts a database into a new bundle stored with another engine, preserving everything:

@@ -1,5 +1,6 @@
+import Dispatch
 import Fleece
-import Foundation
+import FoundationEssentials
 import LiteDatabase
 import LiteSupport
 
@@ -49,12 +50,13 @@ final class ImportEncodingStage: @unchecked Sendable {
         var validation: Result<Int, DatabaseToolsError>?
     }
 
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var state = State()
 
     /// Starts the stage's thread on the input at `path`; it waits for the first allowance.
     init(path: String, idKey: String, sharedKeys: SharedKeys) {
-        Thread.detachNewThread { [self] in
+        // A queue of its own: the stage's loop holds its thread until the input ends.
+        DispatchQueue(label: "cblite.import.encoding").async { [self] in
             run(path: path, idKey: idKey, sharedKeys: sharedKeys)
         }
     }

@@ -1,5 +1,7 @@
 import Fleece
-import Foundation
+import FoundationEssentials
+import Glibc
+import LiteSupport
 
 /// Reads the documents of an import input one at a time: a JSON Lines file in 1 MiB blocks (so
 /// a file of any size is never held whole), a file holding one JSON array, or a folder of
@@ -38,7 +40,7 @@ struct ImportReader {
     }
 
     private enum Source {
-        case lines(FileHandle)
+        case lines(ReadOnlyFile)
         case elements([UInt8], [Range<Int>])
         case files([String])
     }
@@ -58,24 +60,24 @@ struct ImportReader {
     ///   `.invalidArgument` when a file starting with `[` is not a JSON array.
     init(path: String) throws {
         self.path = path
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw DatabaseToolsError(.notFound, "no file or folder at \(path)")
         }
-        if isDirectory.boolValue {
+        if isDirectory {
             let names = try DatabaseToolsError.wrapping(.ioFailure, "cannot list \(path)") {
                 try FileManager.default.contentsOfDirectory(atPath: path)
             }
             source = .files(names.filter { $0.hasSuffix(".json") }.sorted().reversed())
             return
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let handle = ReadOnlyFile(path: path) else {
             throw DatabaseToolsError(.ioFailure, "cannot read \(path)")
         }
         source = .lines(handle)
         try refill()
         if let first = block[lineStart...].first(where: { !Self.isWhitespace($0) }), first == UInt8(ascii: "[") {
-            try? handle.close()  // allowed: a file opened only for reading; nothing is lost if closing fails
+            handle.close()
             let bytes = try Self.readWhole(path)
             source = .elements(bytes, try Self.arrayElements(of: bytes, path: path).reversed())
         }
@@ -94,7 +96,7 @@ struct ImportReader {
         case .files(var names):
             guard let name = names.popLast() else { return nil }
             source = .files(names)
-            let file = (path as NSString).appendingPathComponent(name)
+            let file = path.pathAppending(name)
             return Item(json: ArraySlice(try Self.readWhole(file)), fallbackID: String(name.dropLast(5)), place: .file, path: file)
         }
     }
@@ -130,7 +132,7 @@ struct ImportReader {
     private mutating func refill() throws {
         guard case let .lines(handle) = source else { return }
         let carried = lineStart < block.count ? block[lineStart...] : []
-        let descriptor = handle.fileDescriptor
+        let descriptor = handle.descriptor
         var failure: Int32 = 0
         // Read straight into the new block (no Data in between).
         let next = [UInt8](unsafeUninitializedCapacity: carried.count + Self.blockSize) { buffer, count in
@@ -154,7 +156,7 @@ struct ImportReader {
         }
         if next.count == carried.count {
             atEndOfFile = true
-            try? handle.close()  // allowed: a file opened only for reading; nothing is lost if closing fails
+            handle.close()
         }
         block = next
         lineStart = 0

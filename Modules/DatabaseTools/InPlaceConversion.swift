@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import LiteDatabase
 import LiteStorage
+import LiteSupport
 
 /// Converts a database to another engine inside its own bundle, so that a crash at any point
 /// leaves a usable database: the original until the commit point, the verified copy after it.
@@ -189,13 +190,13 @@ package enum InPlaceConversion {
     /// the last rename is the commit point.
     private static func moveIntoPlace(_ building: String, to final: String) throws {
         let fileManager = FileManager.default
-        let folder = (building as NSString).deletingLastPathComponent
-        let name = (building as NSString).lastPathComponent
+        let folder = building.pathDeletingLastComponent
+        let name = building.pathLastComponent
         for entry in try fileManager.contentsOfDirectory(atPath: folder) where entry.hasPrefix(name) && entry != name {
             let suffix = String(entry.dropFirst(name.count))
             let destination = final + suffix
             if fileManager.fileExists(atPath: destination) { try fileManager.removeItem(atPath: destination) }
-            try fileManager.moveItem(atPath: (folder as NSString).appendingPathComponent(entry), toPath: destination)
+            try fileManager.moveItem(atPath: folder.pathAppending(entry), toPath: destination)
         }
         try fileManager.moveItem(atPath: building, toPath: final)
     }
@@ -213,6 +214,6 @@ package enum InPlaceConversion {
     }
 
     private static func markerPath(_ bundlePath: String) -> String {
-        (bundlePath as NSString).appendingPathComponent(markerName)
+        bundlePath.pathAppending(markerName)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LiteDatabase
 import LiteQuery
 import LiteStorage

@@ -1,5 +1,5 @@
-import Foundation
 import Fleece
+import FoundationEssentials
 
 /// JSON text for document bodies, keeping stored key order.
 package enum JSONFormatting {

@@ -1,11 +1,11 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns ``ConversionProgress`` updates into text: on a terminal a bar redrawn in place with
 /// rate and ETA; otherwise a plain line at most every ``plainInterval`` seconds and at the end
 /// of each phase; nothing when quiet. The caller decides where text goes (stderr).
 ///
 /// ```swift
-/// let display = ProgressDisplay(style: isatty(2) != 0 ? .bar : .lines) { FileHandle.standardError.write($0) }
+/// let display = ProgressDisplay(style: isatty(2) != 0 ? .bar : .lines) { StandardStreams.writeError($0) }
 /// try EngineConverter.convert(…, progress: display.update)
 /// display.finish()
 /// ```
@@ -87,14 +87,16 @@ package final class ProgressDisplay {
     }
 
     private func details(_ progress: ConversionProgress, fraction: Double, elapsed: Double) -> String {
-        let percent = String(format: "%3d%%", Int(fraction * 100))
+        let percentNumber = String(Int(fraction * 100))
+        let percent = String(repeating: " ", count: max(0, 3 - percentNumber.count)) + percentNumber + "%"
         var text = "\(percent)  \(progress.completed)/\(progress.total)"
         guard elapsed > 0, progress.completed > 0 else { return text }
         let rate = Double(progress.completed) / elapsed
         text += "  \(Int(rate))/s"
         if progress.total > progress.completed {
             let remaining = Int((Double(progress.total - progress.completed) / rate).rounded(.up))
-            text += String(format: "  ETA %d:%02d", remaining / 60, remaining % 60)
+            let seconds = remaining % 60
+            text += "  ETA \(remaining / 60):" + (seconds < 10 ? "0" : "") + String(seconds)
         }
         return text
     }

@@ -1,5 +1,5 @@
 import BlobStore
-import Foundation
+import FoundationEssentials
 import LiteStorage
 
 /// Compares two databases record by record and blob by blob, and fails on the first

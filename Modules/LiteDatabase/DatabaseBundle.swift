@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LiteSupport
 
 /// The on-disk location of a database: the `<name>.cblite2` folder holding the engine's data
 /// file (`db.sqlite3` or `db.rocksdb/`) and the blob store (`Attachments/`).
@@ -21,18 +22,18 @@ package struct DatabaseBundle: Hashable, Sendable {
 
     /// The bundle folder, with a trailing slash as Couchbase Lite reports `Database.path`.
     package var path: String {
-        (directory as NSString).appendingPathComponent("\(name).\(Self.pathExtension)") + "/"
+        directory.pathAppending("\(name).\(Self.pathExtension)") + "/"
     }
 
     /// The blob store folder.
     package var attachmentsPath: String {
-        (path as NSString).appendingPathComponent(Self.attachmentsFolder)
+        path.pathAppending(Self.attachmentsFolder)
     }
 
     /// Whether the bundle folder exists.
     package var exists: Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 
     /// Checks a database name as Couchbase Lite does: not empty, no `/` or `:` (path

@@ -1,6 +1,6 @@
 import BlobStore
 import Fleece
-import Foundation
+import FoundationEssentials
 import LiteStorage
 
 extension DatabaseCore {

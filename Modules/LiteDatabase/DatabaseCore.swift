@@ -1,6 +1,7 @@
 import BlobStore
+import Dispatch
 import Fleece
-import Foundation
+import FoundationEssentials
 import LiteStorage
 import LiteSupport
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LiteSupport
 
 /// Where the database core reports what it cannot throw (a housekeeping failure on a timer, a
@@ -35,7 +35,7 @@ package enum DatabaseLog {
         if let installed = handler.withLock({ $0 }) {
             installed(level, message())
         } else if level >= .warning {
-            FileHandle.standardError.write(Data("CouchbaseLite \(level): \(message())\n".utf8))
+            StandardStreams.writeError("CouchbaseLite \(level): \(message())\n")
         }
     }
 

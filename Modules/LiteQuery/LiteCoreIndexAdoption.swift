@@ -1,6 +1,8 @@
-import Foundation
+import Fleece
+import FoundationEssentials
 import LiteDatabase
 import LiteStorage
+import LiteSupport
 
 /// Adopting the value indexes real Couchbase Lite (LiteCore) made in a file: each one over the
 /// documents whose definition our query syntax compiles becomes a ``ValueIndex`` of the same
@@ -108,7 +110,7 @@ package enum LiteCoreIndexAdoption {
     /// The index name a `value:` store holds (percent-decoded).
     private static func indexName(ofStore storeName: String) -> String {
         let encoded = String(storeName.dropFirst("value:".count))
-        return encoded.removingPercentEncoding ?? encoded
+        return encoded.removingPercentEscapes() ?? encoded
     }
 
     /// Unregisters the indexer of an index store (its data is deleted by the caller).
@@ -122,9 +124,8 @@ package enum LiteCoreIndexAdoption {
     }
 
     private static func canonical(_ json: String) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]), // allowed: not JSON means not equal
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed]) // allowed: as above
-        else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        // Fleece keeps a dictionary's keys sorted, so its canonical JSON ignores their order.
+        guard let document = try? FleeceDocument(json: json) else { return nil }  // allowed: not JSON means not equal
+        return try? JSONConverter.json(fromFleece: document.bytes, canonical: true)  // allowed: as above
     }
 }

@@ -228,7 +228,7 @@ struct QueryCompiler {
     private static func path(_ start: String, extendedBy extra: ArraySlice<FleeceValue>) -> String {
         var path = start
         for component in extra {
-            if let key = component.string { path += (path.isEmpty ? "" : ".") + key.replacingOccurrences(of: ".", with: "\\.") }
+            if let key = component.string { path += (path.isEmpty ? "" : ".") + key.replacing(".", with: "\\.") }
             else if let index = component.array?[0]?.int64 { path += "[\(index)]" }
         }
         return path

@@ -1,5 +1,6 @@
 import Fleece
-import Foundation
+import FoundationEssentials
+import LiteSupport
 
 /// Evaluates compiled expressions on rows with N1QL semantics.
 struct QueryEvaluator {
@@ -87,7 +88,7 @@ struct QueryEvaluator {
     /// values follow that collation.
     static func collated(_ value: QueryValue, ignoreCase: Bool, ignoreAccents: Bool) -> QueryValue {
         guard case .string(var text) = value else { return value }
-        if ignoreAccents { text = text.folding(options: .diacriticInsensitive, locale: nil) }
+        if ignoreAccents { text = text.removingDiacritics() }
         if ignoreCase { text = text.lowercased() }
         return .string(text)
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The operators and functions the query engine knows, with their argument counts and N1QL
 /// semantics (MISSING and NULL propagate: an operand that is missing makes most results
@@ -67,8 +67,11 @@ enum QueryFunctions {
     /// Whether `pattern` (a regular expression, case-sensitive) matches anywhere in `text`.
     static func regexMatches(_ text: String, _ pattern: String) throws -> Bool {
         do {
-            return try NSRegularExpression(pattern: pattern)
-                .firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            // Swift's Regex on Unicode scalars, its classes (\w, \d, \s) ASCII-only as in the
+            // ECMAScript std::regex Couchbase Lite 2.8 runs.
+            return try Regex(pattern).matchingSemantics(.unicodeScalar)
+                .asciiOnlyWordCharacters().asciiOnlyDigits().asciiOnlyWhitespace()
+                .firstMatch(in: text) != nil
         } catch {
             throw QueryError("invalid regular expression \"\(pattern)\"")
         }

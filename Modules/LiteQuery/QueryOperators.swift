@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import LiteSupport
 
 /// Operators and scalar functions on evaluated operands.
 enum QueryOperators {
@@ -133,7 +135,7 @@ enum QueryOperators {
             switch name {
             case "LOWER()": return .string(text.lowercased())
             case "UPPER()": return .string(text.uppercased())
-            case "TRIM()": return .string(text.trimmingCharacters(in: .whitespaces))
+            case "TRIM()": return .string(text.trimmingSpaces())
             case "LTRIM()": return .string(String(text.drop { $0.isWhitespace }))
             default: return .string(String(text.reversed().drop { $0.isWhitespace }.reversed()))
             }
@@ -164,7 +166,7 @@ enum QueryOperators {
             switch values[0] {
             case .int, .double: return values[0]
             case .bool(let flag): return .int(flag ? 1 : 0)
-            case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces)).map { .double($0) } ?? .null
+            case .string(let text): return Double(text.trimmingSpaces()).map { .double($0) } ?? .null
             default: return .null
             }
         default:

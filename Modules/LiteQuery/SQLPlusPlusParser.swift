@@ -502,8 +502,8 @@ package struct SQLPlusPlusParser {
     // MARK: JSON text
 
     private static func escapePathComponent(_ name: String) -> String {
-        name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ".", with: "\\.")
-            .replacingOccurrences(of: "[", with: "\\[")
+        name.replacing("\\", with: "\\\\").replacing(".", with: "\\.")
+            .replacing("[", with: "\\[")
     }
 
     /// `text` escaped for the inside of a JSON string literal.

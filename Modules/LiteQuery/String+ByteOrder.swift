@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension String {
     /// Whether this string comes before `other` in unsigned UTF-8 byte order (the order of

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import LiteDatabase
 import LiteStorage
+import LiteSupport
 
 extension ValueIndex {
     /// A value index as its file stores it, for listings (nothing is opened or registered).
@@ -24,7 +25,7 @@ extension ValueIndex {
             let store = try core.dataFile.byteKeyStore(storeName)
             guard let definition = try store.get(definitionKey) else { continue }
             let encoded = String(storeName.dropFirst("value:".count))
-            result.append(Stored(name: encoded.removingPercentEncoding ?? encoded,
+            result.append(Stored(name: encoded.removingPercentEscapes() ?? encoded,
                                  definition: String(decoding: definition, as: UTF8.self),
                                  isAdopted: try store.get(LiteCoreIndexAdoption.adoptedKey) != nil,
                                  isCurrent: try recordedState(in: store) == state))

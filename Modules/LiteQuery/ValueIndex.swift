@@ -1,7 +1,8 @@
 import Fleece
-import Foundation
+import FoundationEssentials
 import LiteDatabase
 import LiteStorage
+import LiteSupport
 
 /// A value index: for every live document whose first indexed expression is not MISSING, an
 /// entry keyed by the order-preserving encoding (``IndexKey``) of its expressions' values and
@@ -38,7 +39,7 @@ package final class ValueIndex: DocumentIndexer {
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
-                encoded += String(format: "%%%02X", byte)
+                encoded += byte.percentEscape
             }
         }
         return encoded
@@ -82,7 +83,7 @@ package final class ValueIndex: DocumentIndexer {
         for storeName in try core.dataFile.byteKeyStoreNames() where storeName.hasPrefix("value:") {
             guard let bytes = try core.dataFile.byteKeyStore(storeName).get(definitionKey) else { continue }
             let encoded = String(storeName.dropFirst(6))
-            let name = encoded.removingPercentEncoding ?? encoded
+            let name = encoded.removingPercentEscapes() ?? encoded
             let definition = String(decoding: bytes, as: UTF8.self)
             let made = try ValueIndex(name: name, definition: definition)
             if readOnly, core.indexer(named: made.storeName) == nil, try !made.isCurrent(in: core) { continue }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension DataFile {
     /// The definitions a conversion carried into this file (the ``ForeignIndex/carrierStoreName``

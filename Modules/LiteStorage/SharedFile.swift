@@ -1,6 +1,6 @@
-import Foundation
-import Synchronization
+import FoundationEssentials
 import LiteSupport
+import Synchronization
 
 /// What every `DataFile` instance open on the same path in this process shares: the write lock
 /// (so a second instance's writer waits instead of failing) and the commit observers.
@@ -9,7 +9,7 @@ import LiteSupport
 /// ``release()`` when it closes.
 package final class SharedFile: @unchecked Sendable {
     // Invariant: `owner` and `waiting` are only touched with `condition` locked.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var owner: UInt = 0
 
     private struct Observers {
@@ -26,8 +26,7 @@ package final class SharedFile: @unchecked Sendable {
     package let path: String
     /// Engine-specific state shared by all instances (e.g. one RocksDB handle per folder),
     /// guarded by ``withEngineState(_:)``.
-    private var engineState: AnyObject?
-    private let engineStateLock = NSLock()
+    private let engineState = Locked<AnyObject?>(nil)
     private var references = 0
 
     private init(path: String) { self.path = path }
@@ -99,9 +98,7 @@ package final class SharedFile: @unchecked Sendable {
 
     /// Runs `body` with the engine state slot locked (to create or share a handle).
     package func withEngineState<T>(_ body: (inout AnyObject?) throws -> T) rethrows -> T {
-        engineStateLock.lock()
-        defer { engineStateLock.unlock() }
-        return try body(&engineState)
+        try engineState.withLock { try body(&$0) }
     }
 
     // MARK: Commit observers

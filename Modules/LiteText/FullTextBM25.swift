@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Okapi BM25 (k1 = 1.2, b = 0.75) over an index's totals.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import Fleece
+import FoundationEssentials
 import LiteDatabase
 import LiteStorage
 
@@ -11,12 +12,12 @@ extension FullTextIndex {
     static func definition(adopting foreign: ForeignIndex) -> FullTextIndexDefinition? {
         guard foreign.kind == .fullText, foreign.keyStore == DatabaseCore.StoreNames.documents,
               let expression = foreign.expression,
-              let items = try? JSONSerialization.jsonObject(with: Data(expression.utf8)) as? [Any],   // allowed: an expression we cannot read is not adopted
-              !items.isEmpty else { return nil }
+              let document = try? FleeceDocument(json: expression),   // allowed: an expression we cannot read is not adopted
+              let items = document.root.array, !items.isEmpty else { return nil }
         var properties: [String] = []
         for item in items {
             // 2.8 lists each item as an expression (`[".name"]`), 2.0 as a bare path (`".name"`).
-            let path = (item as? String) ?? ((item as? [Any])?.count == 1 ? (item as? [Any])?.first as? String : nil)
+            let path = item.string ?? (item.array?.count == 1 ? item.array?[0]?.string : nil)
             guard let path, path.hasPrefix("."), path.count > 1 else { return nil }
             properties.append(String(path.dropFirst()))
         }

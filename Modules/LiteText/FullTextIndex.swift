@@ -1,5 +1,5 @@
 import Fleece
-import Foundation
+import FoundationEssentials
 import LiteDatabase
 import LiteStorage
 import LiteSupport

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LiteSupport
 
 /// What a full-text index indexes and how: its properties (key paths) and text analysis.
 ///
@@ -72,7 +73,7 @@ package struct FullTextIndexDefinition: Sendable, Equatable, Codable {
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
-                encoded += String(format: "%%%02X", byte)
+                encoded += byte.percentEscape
             }
         }
         return encoded

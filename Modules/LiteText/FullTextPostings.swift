@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The byte layout of a full-text index in its byte-key store (format 5). Keys start with a
 /// tag byte:

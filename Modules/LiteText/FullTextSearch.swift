@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LiteStorage
 
 /// Evaluates a match expression against one index's posting blocks and ranks the documents.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Numbers the terms of the texts one batch of indexing meets (a rebuild round, or one write
 /// transaction's changes), and remembers which term each word spelling gives, so a word is

@@ -45,7 +45,7 @@ package struct LiteCoreTokenizerOptions: Sendable, Equatable {
     /// The tokenizer arguments in a `CREATE VIRTUAL TABLE … USING fts4(…, tokenize=unicodesn …)`
     /// statement; nil when it does not use `unicodesn`.
     package static func arguments(inTableSQL sql: String) -> [String]? {
-        guard let range = sql.range(of: "tokenize=unicodesn") else { return nil }
+        guard let range = sql.firstRange(of: "tokenize=unicodesn") else { return nil }
         var arguments: [String] = []
         var rest = sql[range.upperBound...]
         while let open = rest.firstIndex(where: { $0 == "\"" || $0 == "'" }) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LiteSupport
 
 /// Splits text into the terms a full-text index stores and a match expression looks up.
 ///
@@ -91,12 +92,7 @@ package struct TextTokenizer: Sendable {
         if word.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) { return word }
         let lower = word.lowercased()
         guard ignoresDiacritics else { return lower }
-        var scalars = String.UnicodeScalarView()
-        for scalar in lower.decomposedStringWithCanonicalMapping.unicodeScalars
-        where scalar.properties.generalCategory != .nonspacingMark {
-            scalars.append(scalar)
-        }
-        return String(scalars)
+        return lower.removingDiacritics()
     }
 
     /// The words of `text` with their UTF-8 byte ranges.

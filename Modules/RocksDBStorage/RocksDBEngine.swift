@@ -1,5 +1,6 @@
 import CRocksDB
-import Foundation
+import FoundationEssentials
+import Glibc
 import LiteStorage
 import LiteSupport
 
@@ -37,7 +38,7 @@ package struct RocksDBEngine: StorageEngine {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
-            throw StorageError(.ioFailure, "cannot delete \"\(path)\": \(error.localizedDescription)")
+            throw StorageError(.ioFailure, "cannot delete \"\(path)\": \(fileErrorDescription(error))")
         }
     }
 
@@ -67,10 +68,10 @@ package struct RocksDBEngine: StorageEngine {
 
     /// Opens or creates the folder, returning the concrete type.
     package func openFile(at path: String, options: DataFileOptions) throws -> RocksDBDataFile {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         var creating = false
-        if exists && !isFolder.boolValue {
+        if exists && !isFolder {
             let hint = Self.isSQLiteFile(path) ? " (it is a SQLite database: open it with the SQLite engine)" : ""
             throw StorageError(.notADatabase, "\"\(path)\" is a file, not a RocksDB database folder\(hint)")
         }
@@ -81,7 +82,7 @@ package struct RocksDBEngine: StorageEngine {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             } catch {
-                throw StorageError(.ioFailure, "cannot create folder \"\(path)\": \(error.localizedDescription)")
+                throw StorageError(.ioFailure, "cannot create folder \"\(path)\": \(fileErrorDescription(error))")
             }
             creating = true
         } else if (try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty == true {  // allowed: an unreadable folder is not taken as empty; it goes on to the open, which reports
@@ -192,10 +193,7 @@ package struct RocksDBEngine: StorageEngine {
 
     /// Whether `path` starts with SQLite's magic header (to name it in an error message).
     private static func isSQLiteFile(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }  // allowed: a read handle
-        let bytes = (try? handle.read(upToCount: 16)).map { [UInt8]($0) } ?? []  // allowed: sniffing a header for an error message; unreadable is "not SQLite"
-        return bytes == Array("SQLite format 3\0".utf8)
+        FileBytes.prefix(ofFileAt: path, count: 16) == Array("SQLite format 3\0".utf8)
     }
 
     /// Gives back a data file's use of the shared handle; the last user closes it.

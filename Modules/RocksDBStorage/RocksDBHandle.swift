@@ -1,6 +1,7 @@
 import CRocksDB
-import Foundation
+import FoundationEssentials
 import LiteStorage
+import LiteSupport
 
 /// One open RocksDB database, shared by every `RocksDBDataFile` on the same folder in this
 /// process (RocksDB's LOCK file allows one opener per process, and one handle is thread-safe).
@@ -16,9 +17,7 @@ final class RocksDBHandle: @unchecked Sendable {
     var users = 0
     // Open iterators and snapshots pin the handle: RocksDB must outlive them, so a close
     // requested while some are open happens when the last one is released.
-    private let pinLock = NSLock()
-    private var pins = 0
-    private var closeRequested = false
+    private let pinning = Locked((pins: 0, closeRequested: false))
 
     init(db: OpaquePointer, path: String, readOnly: Bool, options: OpaquePointer, tableOptions: OpaquePointer) {
         self.db = db
@@ -36,28 +35,28 @@ final class RocksDBHandle: @unchecked Sendable {
 
     /// Keeps the handle open until ``unpin()``; `false` when it is already closing.
     func pin() -> Bool {
-        pinLock.lock()
-        defer { pinLock.unlock() }
-        guard !closeRequested else { return false }
-        pins += 1
-        return true
+        pinning.withLock { state in
+            guard !state.closeRequested else { return false }
+            state.pins += 1
+            return true
+        }
     }
 
     /// Releases a pin; closes the handle if a close was waiting for it.
     func unpin() {
-        pinLock.lock()
-        pins -= 1
-        let closeNow = closeRequested && pins == 0
-        pinLock.unlock()
+        let closeNow = pinning.withLock { state in
+            state.pins -= 1
+            return state.closeRequested && state.pins == 0
+        }
         if closeNow { destroy() }
     }
 
     /// Closes RocksDB now, or when the last open iterator or snapshot is released.
     func close() {
-        pinLock.lock()
-        closeRequested = true
-        let closeNow = pins == 0
-        pinLock.unlock()
+        let closeNow = pinning.withLock { state in
+            state.closeRequested = true
+            return state.pins == 0
+        }
         if closeNow { destroy() }
     }
 

@@ -1,5 +1,6 @@
 import CRocksDB
-import Foundation
+import FoundationEssentials
+import Glibc
 import LiteStorage
 
 /// A RocksDB iterator confined to `lower ..< upper` (bounds checked here), merged with the open

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The parts of a LiteCore `CREATE INDEX` statement the engine needs: the SQL of each indexed
 /// expression, whether the index is partial, and — when every expression is a plain
@@ -99,17 +99,17 @@ struct LiteCoreIndexSQL: Equatable {
     /// properties (`[[".a"],[".b"]]` → `CREATE INDEX "name" ON "table" (fl_value(body, 'a'),
     /// fl_value(body, 'b'))`), or nil when `jsonExpression` is anything else.
     static func createStatement(name: String, table: String, jsonExpression: String) -> String? {
-        guard let data = jsonExpression.data(using: .utf8),
-              let items = (try? JSONSerialization.jsonObject(with: data)) as? [Any], // allowed: not JSON means no statement
+        // Anything but a list of lists of strings is not such an expression.
+        guard let items = try? JSONDecoder().decode([[String]].self, from: Data(jsonExpression.utf8)), // allowed: not JSON means no statement
               !items.isEmpty else { return nil }
         var columns: [String] = []
-        for item in items {
-            guard let operands = item as? [Any], operands.count == 1, let property = operands[0] as? String,
+        for operands in items {
+            guard operands.count == 1, let property = operands.first,
                   property.hasPrefix("."), property.count > 1 else { return nil }
-            let path = property.dropFirst().replacingOccurrences(of: "'", with: "''")
+            let path = property.dropFirst().replacing("'", with: "''")
             columns.append("fl_value(body, '\(path)')")
         }
-        let quote = { (identifier: String) in "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let quote = { (identifier: String) in "\"" + identifier.replacing("\"", with: "\"\"") + "\"" }
         return "CREATE INDEX \(quote(name)) ON \(quote(table)) (\(columns.joined(separator: ", ")))"
     }
 

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 import LiteStorage
 import LiteSupport
 
@@ -28,12 +28,9 @@ package struct SQLiteEngine: StorageEngine {
 
     /// Whether `path` is a regular file starting with SQLite's magic header.
     package func recognises(fileAt path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-              let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }  // allowed: a read handle
-        let bytes = (try? handle.read(upToCount: 16)).map { [UInt8]($0) } ?? []  // allowed: sniffing a header; unreadable is "not recognised"
-        return bytes == SQLiteFileHeader.magic
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder else { return false }
+        return FileBytes.prefix(ofFileAt: path, count: 16) == SQLiteFileHeader.magic
     }
 
     /// Removes the file and its `-wal` and `-shm` companions.
@@ -44,7 +41,7 @@ package struct SQLiteEngine: StorageEngine {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {
-                throw StorageError(.ioFailure, "cannot delete \"\(file)\": \(error.localizedDescription)")
+                throw StorageError(.ioFailure, "cannot delete \"\(file)\": \(fileErrorDescription(error))")
             }
         }
     }
@@ -56,9 +53,9 @@ package struct SQLiteEngine: StorageEngine {
 
     /// Opens or creates the file, returning the concrete type.
     package func openFile(at path: String, options: DataFileOptions) throws -> SQLiteDataFile {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-        if isFolder.boolValue {
+        if isFolder {
             let hint = FileManager.default.fileExists(atPath: path + "/CURRENT")
                 ? " (it looks like a RocksDB database: open it with the RocksDB engine)" : ""
             throw StorageError(.notADatabase, "\"\(path)\" is a folder, not a SQLite database file\(hint)")
@@ -102,7 +99,7 @@ package struct SQLiteEngine: StorageEngine {
     /// Reads the schema through an `immutable=1` connection, which takes no locks and writes no
     /// side files, so a damaged or foreign file is refused without being touched.
     private func validateImmutably(_ path: String) throws {
-        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+        let uri = "file:" + path.percentEncodingPath()
             + "?immutable=1"
         let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, uri: uri)
         defer { connection.close() }

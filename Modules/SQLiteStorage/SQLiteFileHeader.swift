@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import LiteStorage
+import LiteSupport
 
 /// The 100-byte header every SQLite database file starts with, read without SQLite so that a
 /// file that is not ours is judged without opening it (and so without touching it).
@@ -17,13 +18,10 @@ struct SQLiteFileHeader {
     /// - Throws: `notADatabase` for a file that is not SQLite; `corrupt` for a truncated or
     ///   damaged one.
     init(path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let bytes = FileBytes.prefix(ofFileAt: path, count: 100) else {
             throw StorageError(.ioFailure, "cannot read \"\(path)\": check it exists and its permissions")
         }
-        defer { try? handle.close() }
-        let size = Int((try? handle.seekToEnd()) ?? 0)
-        try? handle.seek(toOffset: 0)
-        let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        let size = FileBytes.size(ofFileAt: path) ?? 0
         fileSize = size
         if size == 0 {
             throw StorageError(.notADatabase, "\"\(path)\" is an empty file, not a SQLite database")

@@ -58,7 +58,7 @@ enum SQLiteSchema {
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
         }
         if bare { return identifier }
-        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + identifier.replacing("\"", with: "\"\"") + "\""
     }
 
     /// Creates a key store's table exactly as LiteCore 2.x does, plus its sequence index.

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import LiteSupport
 #endif
 
 /// Puts a verified new bundle in place of an old one so that a crash at any moment leaves one
@@ -20,14 +21,14 @@ enum BundleSwap {
     /// Replaces the folder `target` with `newBundle` (a folder inside `stagingFolder`).
     static func install(_ newBundle: String, replacing target: String, stagingFolder: String) throws {
         let fileManager = FileManager.default
-        let marker = (stagingFolder as NSString).appendingPathComponent(verifiedMarker)
+        let marker = stagingFolder.pathAppending(verifiedMarker)
         guard fileManager.createFile(atPath: marker, contents: Data()) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: marker])
+            throw CocoaError(.fileWriteUnknown, userInfo: ["NSFilePath": marker])
         }
         syncFolder(stagingFolder)
-        defer { syncFolder((target as NSString).deletingLastPathComponent) }
+        defer { syncFolder(target.pathDeletingLastComponent) }
         if exchange(newBundle, target) { return }
-        let parked = (stagingFolder as NSString).appendingPathComponent(originalName)
+        let parked = stagingFolder.pathAppending(originalName)
         try fileManager.moveItem(atPath: target, toPath: parked)
         try fileManager.moveItem(atPath: newBundle, toPath: target)
     }
@@ -48,9 +49,9 @@ enum BundleSwap {
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: stagingFolder) else { return }
         if !fileManager.fileExists(atPath: target) {
-            let parked = (stagingFolder as NSString).appendingPathComponent(originalName)
-            let built = (stagingFolder as NSString).appendingPathComponent((target as NSString).lastPathComponent)
-            let verified = (stagingFolder as NSString).appendingPathComponent(verifiedMarker)
+            let parked = stagingFolder.pathAppending(originalName)
+            let built = stagingFolder.pathAppending(target.pathLastComponent)
+            let verified = stagingFolder.pathAppending(verifiedMarker)
             if fileManager.fileExists(atPath: verified), fileManager.fileExists(atPath: built) {
                 try fileManager.moveItem(atPath: built, toPath: target)
             } else if fileManager.fileExists(atPath: parked) {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import LiteStorage
+import LiteSupport
 
 extension DatabaseFormat {
     /// The SQLite database file inside a `.cblite2` bundle (1.2+ and 2.x alike).
@@ -20,16 +23,16 @@ extension DatabaseFormat {
     /// ```
     package static func detect(at path: String) -> DatabaseFormat {
         let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else { return .absent }
-        guard isDirectory.boolValue else {
+        guard isDirectory else {
             return path.hasSuffix(".cblite") ? detectSingleFile(at: path) : detectSQLiteFile(at: path)
         }
         let names: [String]
         do {
             names = try fileManager.contentsOfDirectory(atPath: path)
         } catch {
-            return .unreadable(reason: "its folder cannot be listed (\(error.localizedDescription))")
+            return .unreadable(reason: "its folder cannot be listed (\(fileErrorDescription(error)))")
         }
         let folder = URL(fileURLWithPath: path, isDirectory: true)
         if names.contains(sqliteFileName) {
@@ -71,18 +74,13 @@ extension DatabaseFormat {
            let header = SQLiteFileHeader(page) {
             return .header(header)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let file = ReadOnlyFile(path: path) else {
             return .failed(.unreadable(reason: "the file cannot be opened for reading"))
         }
-        defer { try? handle.close() }
-        let start: [UInt8]
-        let fileSize: UInt64
-        do {
-            start = Array(try handle.read(upToCount: 4096) ?? Data())
-            fileSize = try handle.seekToEnd()
-        } catch {
-            return .failed(.unreadable(reason: "the file cannot be read (\(error.localizedDescription))"))
+        guard let start = file.read(upToCount: 4096), let size = file.size else {
+            return .failed(.unreadable(reason: "the file cannot be read (\(String(cString: strerror(errno))))"))
         }
+        let fileSize = UInt64(size)
         guard let header = SQLiteFileHeader(start) else {
             if start.isEmpty { return .failed(.unreadable(reason: "the file is empty")) }
             if looksEncrypted(start, fileSize: fileSize) { return .failed(.encrypted) }

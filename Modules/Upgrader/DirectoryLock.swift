@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,8 +12,8 @@ enum DirectoryLock {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CocoaError(.fileReadNoPermission, userInfo: [
-                NSFilePathErrorKey: directory,
-                NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO),
+                "NSFilePath": directory,
+                "NSUnderlyingError": POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO),
             ])
         }
         defer { close(descriptor) }

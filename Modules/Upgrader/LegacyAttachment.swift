@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One entry of a 1.x document's `_attachments`, and where its file is in the 1.x bundle.
 ///

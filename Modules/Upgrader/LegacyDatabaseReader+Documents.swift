@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension LegacyDatabaseReader {
     /// Reads the document with 1.x row key `key`: its winning revision, history and attachments;

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// Reads a Couchbase Lite 1.2+ SQLite database for migration, never modifying the original.
 ///
@@ -48,11 +48,11 @@ package final class LegacyDatabaseReader {
     package init(bundlePath: String, temporaryDirectory: URL? = nil) throws {
         let format = DatabaseFormat.detect(at: bundlePath)
         if let refusal = format.refusal(path: bundlePath) { throw refusal }
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         _ = FileManager.default.fileExists(atPath: bundlePath, isDirectory: &isDirectory)
-        let given = URL(fileURLWithPath: bundlePath, isDirectory: isDirectory.boolValue)
-        bundleURL = isDirectory.boolValue ? given : given.deletingLastPathComponent()
-        let original = isDirectory.boolValue
+        let given = URL(fileURLWithPath: bundlePath, isDirectory: isDirectory)
+        bundleURL = isDirectory ? given : given.deletingLastPathComponent()
+        let original = isDirectory
             ? bundleURL.appendingPathComponent(DatabaseFormat.sqliteFileName) : given
         attachmentsFolder = bundleURL.appendingPathComponent("attachments", isDirectory: true)
         blobFileNames = Set((try? FileManager.default.contentsOfDirectory(atPath: attachmentsFolder.path)) ?? [])

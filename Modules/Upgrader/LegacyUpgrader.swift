@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import LiteDatabase
+import LiteSupport
 
 /// Migrates a Couchbase Lite 1.x SQLite database into a new 2.x database, never losing data.
 ///
@@ -125,7 +126,7 @@ package struct LegacyUpgrader: Sendable {
 
     /// Runs `body` holding the lock on the folder that contains `target`.
     private static func lockingFolder<T>(of target: String, _ body: () throws -> T) throws -> T {
-        let folder = (target as NSString).deletingLastPathComponent
+        let folder = target.pathDeletingLastComponent
         do {
             return try DirectoryLock.withLock(on: folder.isEmpty ? "." : folder) {
                 Result { try body() }

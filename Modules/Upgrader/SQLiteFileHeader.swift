@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The fields of a SQLite database header (the first 100 bytes of page 1) that detection needs.
 ///

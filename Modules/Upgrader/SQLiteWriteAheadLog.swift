@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LiteSupport
 
 /// Reads a SQLite `-wal` file without SQLite, to see committed pages that are not yet in the
 /// main database file.
@@ -15,9 +16,8 @@ struct SQLiteWriteAheadLog {
     /// The newest committed copy of page `pageNumber` in the WAL at `path`, or `nil` when the
     /// file is missing, empty, invalid, or holds no committed copy of that page.
     static func latestCommittedPage(_ pageNumber: UInt32, walPath path: String) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let headerData = try? handle.read(upToCount: headerLength),
+        guard let file = ReadOnlyFile(path: path) else { return nil }
+        guard let headerData = file.read(upToCount: headerLength),
               headerData.count == headerLength else { return nil }
         let header = Array(headerData)
         let magic = uint32(header, 0)
@@ -32,7 +32,7 @@ struct SQLiteWriteAheadLog {
 
         var committed: [UInt8]?
         var pending: [UInt8]?
-        while let frameData = try? handle.read(upToCount: frameHeaderLength + pageSize),
+        while let frameData = file.read(upToCount: frameHeaderLength + pageSize),
               frameData.count == frameHeaderLength + pageSize {
             let frame = Array(frameData)
             guard frame[8..<16] == salts else { break }

@@ -1,4 +1,5 @@
 import BlobStore
+import CouchbaseLiteSwift   // makeInputStream (BlobInputStream needs Foundation; the BlobStore module does not link it)
 import Foundation
 import Testing
 import TestSupport

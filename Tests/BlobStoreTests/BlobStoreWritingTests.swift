@@ -1,7 +1,8 @@
 import BlobStore
+import CouchbaseLiteSwift
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct BlobStoreWritingTests {
     @Test func dataRoundTrips() throws {

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Glibc
 
 /// Turns SIGINT and SIGTERM into an event a long-running command can wait for, so that
 /// `cblite serve` and a continuous `cblite push/pull/sync` stop cleanly (listener closed,
@@ -69,7 +70,8 @@ package final class TerminationSignals: Sendable {
 
     /// Calls `handler` on a thread of its own at the first SIGINT or SIGTERM.
     package func onSignal(_ handler: @escaping @Sendable (Int32) -> Void) {
-        Thread.detachNewThread { [self] in handler(wait()) }
+        // A queue of its own: the wait holds its thread until the signal comes.
+        DispatchQueue(label: "cblite.termination-signals").async { [self] in handler(wait()) }
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import Glibc
+import LiteSupport
 
 /// Reports a failure as one line on stderr (`<tool>: <message>`) and exits non-zero; shared by
 /// `cblite` and `cblite-convert`.
@@ -18,9 +19,9 @@ package enum ToolFailure {
                 .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             if !message.isEmpty {
                 let line = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
-                FileHandle.standardError.write(Data("\(toolName): \(line) (see --help)\n".utf8))
+                StandardStreams.writeError("\(toolName): \(line) (see --help)\n")
             }
-            Foundation.exit(code.rawValue)
+            Glibc.exit(code.rawValue)
         }
     }
 
@@ -32,13 +33,13 @@ package enum ToolFailure {
             throw exit
         } catch {
             let line = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
-            FileHandle.standardError.write(Data("\(toolName): \(line)\n".utf8))
+            StandardStreams.writeError("\(toolName): \(line)\n")
             throw ExitCode.failure
         }
     }
 
     /// The running executable's name, as the user typed it.
     private static var toolName: String {
-        (CommandLine.arguments.first as NSString?)?.lastPathComponent ?? "cblite"
+        CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "cblite"
     }
 }

@@ -1,7 +1,9 @@
-import CommandLineSupport
 import ArgumentParser
+import CommandLineSupport
 import DatabaseTools
-import Foundation
+import FoundationEssentials
+import Glibc
+import LiteSupport
 
 /// `cblite-convert SOURCE DEST`: copies a database into a new bundle stored with another engine.
 @main
@@ -42,22 +44,20 @@ struct CBLiteConvert: ParsableCommand {
     func run() throws {
         try ToolFailure.reporting {
             let style: ProgressDisplay.Style = quiet ? .quiet : (isatty(STDERR_FILENO) != 0 ? .bar : .lines)
-            let display = ProgressDisplay(style: style) { FileHandle.standardError.write(Data($0.utf8)) }
+            let display = ProgressDisplay(style: style) { StandardStreams.writeError($0) }
             let report = try EngineConverter.convert(
                 source: try DatabaseLocation(path: source), destination: try DatabaseLocation(path: destination),
                 options: .init(engine: engine, verify: verify, force: force), progress: display.update)
             display.finish()
             if json {
-                var object: [String: Any] = [
-                    "sourceEngine": report.sourceEngine, "destinationEngine": report.destinationEngine,
-                    "itemsCopied": report.itemsCopied, "blobsCopied": report.blobsCopied,
-                    "verified": report.verification != nil,
-                ]
-                if let summary = report.verification {
-                    object["verifiedRecords"] = summary.records
-                    object["verifiedBlobs"] = summary.blobs
-                }
-                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                let summary = ConversionSummary(
+                    sourceEngine: report.sourceEngine, destinationEngine: report.destinationEngine,
+                    itemsCopied: report.itemsCopied, blobsCopied: report.blobsCopied,
+                    verified: report.verification != nil, verifiedRecords: report.verification?.records,
+                    verifiedBlobs: report.verification?.blobs)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                let data = try encoder.encode(summary)
                 print(String(decoding: data, as: UTF8.self))
             } else if !quiet {
                 var line = "Converted \(source) (\(report.sourceEngine)) to \(destination) (\(report.destinationEngine)): "
@@ -69,4 +69,15 @@ struct CBLiteConvert: ParsableCommand {
             }
         }
     }
+}
+
+/// What `--json` prints: one object, keys sorted; the verification counts only with `--verify`.
+private struct ConversionSummary: Encodable {
+    var sourceEngine: String
+    var destinationEngine: String
+    var itemsCopied: Int
+    var blobsCopied: Int
+    var verified: Bool
+    var verifiedRecords: Int?
+    var verifiedBlobs: Int?
 }

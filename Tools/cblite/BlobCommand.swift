@@ -1,8 +1,9 @@
-import CommandLineSupport
 import ArgumentParser
 import BlobStore
+import CommandLineSupport
 import DatabaseTools
-import Foundation
+import FoundationEssentials
+import LiteSupport
 
 /// `cblite blob DB DIGEST [--out FILE]`.
 struct BlobCommand: ParsableCommand {
@@ -34,7 +35,7 @@ struct BlobCommand: ParsableCommand {
                     try data.write(to: URL(fileURLWithPath: out))
                 }
             } else {
-                FileHandle.standardOutput.write(data)
+                StandardStreams.writeOutput(data)
             }
         }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
-import Foundation
+import FoundationEssentials
 
 /// `cblite cp SOURCE DESTINATION`: the real Couchbase Lite tool's copy command, so its command
 /// lines work here too. What it does depends on the two ends, as there:

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DatabaseTools
-import Foundation
+import FoundationEssentials
 import LiteDatabase
 
 /// The database argument and `--upgrade`, shared by every subcommand.

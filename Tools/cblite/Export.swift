@@ -1,7 +1,7 @@
-import CommandLineSupport
 import ArgumentParser
+import CommandLineSupport
 import DatabaseTools
-import Foundation
+import FoundationEssentials
 
 /// `cblite export DB FILE`.
 struct Export: ParsableCommand {

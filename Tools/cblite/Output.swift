@@ -1,6 +1,8 @@
 import DatabaseTools
-import Foundation
+import FoundationEssentials
+import Glibc
 import LiteDatabase
+import LiteSupport
 
 /// Output helpers for the subcommands.
 enum Output {
@@ -17,7 +19,7 @@ enum Output {
     /// A progress display on stderr (a bar on a terminal, lines otherwise, nothing when quiet).
     static func progress(quiet: Bool) -> ProgressDisplay {
         let style: ProgressDisplay.Style = quiet ? .quiet : (isatty(STDERR_FILENO) != 0 ? .bar : .lines)
-        return ProgressDisplay(style: style) { FileHandle.standardError.write(Data($0.utf8)) }
+        return ProgressDisplay(style: style) { StandardStreams.writeError($0) }
     }
 
     /// The stored document `id`, or a not-found error naming it.

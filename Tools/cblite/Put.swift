@@ -1,9 +1,10 @@
-import CommandLineSupport
 import ArgumentParser
+import CommandLineSupport
 import DatabaseTools
 import Fleece
-import Foundation
+import FoundationEssentials
 import LiteDatabase
+import LiteSupport
 
 /// `cblite put DB DOCID JSON|-`.
 struct Put: ParsableCommand {
@@ -24,7 +25,7 @@ struct Put: ParsableCommand {
 
     func run() throws {
         try ToolFailure.reporting {
-            let text = body == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : body
+            let text = body == "-" ? String(decoding: StandardStreams.readInput(), as: UTF8.self) : body
             let json = Array(text.utf8)
             // Checked before the database is opened or created: bad input changes nothing.
             try DatabaseToolsError.wrapping(.invalidArgument, "the body of \"\(id)\" is not valid JSON") {

@@ -1,10 +1,11 @@
 import ArgumentParser
-import Foundation
 import CommandLineSupport
 import DatabaseTools
 import Fleece
+import FoundationEssentials
 import LiteDatabase
 import LiteQuery
+import LiteSupport
 import LiteText
 
 /// `cblite query DB QUERY [--params JSON] [--explain] [--limit N] [--objects]`.
@@ -65,8 +66,8 @@ struct QueryCommand: ParsableCommand {
                 core = try options.open(.readWrite)
                 try FullTextIndex.openAll(in: core)
                 for name in unadopted.sorted() where FullTextIndex.named(name, in: core) != nil {
-                    FileHandle.standardError.write(Data(("cblite: built our copy of Couchbase Lite's full-text index "
-                        + "\"\(name)\" (Couchbase Lite's own is unchanged)\n").utf8))
+                    StandardStreams.writeError("cblite: built our copy of Couchbase Lite's full-text index "
+                        + "\"\(name)\" (Couchbase Lite's own is unchanged)\n")
                 }
             }
             try ValueIndex.openAll(in: core)

@@ -1,3 +1,4 @@
+import BlobStore
 import Foundation
 
 /// A Foundation `InputStream` over a ``BlobReader``, for APIs that hand out a blob's content
