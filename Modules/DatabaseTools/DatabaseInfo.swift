@@ -63,7 +63,7 @@ package struct DatabaseInfo: Codable, Sendable, Hashable {
     /// SQLite keeps the schema version at byte 60 of the header (big-endian `user_version`).
     private static func formatVersion(_ engine: any StorageEngine, _ path: String) -> String {
         guard engine.fileName.hasSuffix(".sqlite3") else { return "RocksDB layout 1" }
-        guard let header = FileBytes.prefix(ofFileAt: path, count: 64), header.count == 64 else { return "unknown" }
+        guard let header = ReadOnlyFile(path: path)?.read(upToCount: 64), header.count == 64 else { return "unknown" }
         let version = header[60..<64].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return "SQLite schema \(version)"
     }

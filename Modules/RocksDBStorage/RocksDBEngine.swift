@@ -193,7 +193,7 @@ package struct RocksDBEngine: StorageEngine {
 
     /// Whether `path` starts with SQLite's magic header (to name it in an error message).
     private static func isSQLiteFile(_ path: String) -> Bool {
-        FileBytes.prefix(ofFileAt: path, count: 16) == Array("SQLite format 3\0".utf8)
+        ReadOnlyFile(path: path)?.read(upToCount: 16) == Array("SQLite format 3\0".utf8)
     }
 
     /// Gives back a data file's use of the shared handle; the last user closes it.

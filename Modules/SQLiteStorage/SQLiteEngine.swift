@@ -30,7 +30,7 @@ package struct SQLiteEngine: StorageEngine {
     package func recognises(fileAt path: String) -> Bool {
         var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder else { return false }
-        return FileBytes.prefix(ofFileAt: path, count: 16) == SQLiteFileHeader.magic
+        return ReadOnlyFile(path: path)?.read(upToCount: 16) == SQLiteFileHeader.magic
     }
 
     /// Removes the file and its `-wal` and `-shm` companions.

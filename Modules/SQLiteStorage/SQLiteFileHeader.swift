@@ -18,10 +18,10 @@ struct SQLiteFileHeader {
     /// - Throws: `notADatabase` for a file that is not SQLite; `corrupt` for a truncated or
     ///   damaged one.
     init(path: String) throws {
-        guard let bytes = FileBytes.prefix(ofFileAt: path, count: 100) else {
+        guard let file = ReadOnlyFile(path: path), let bytes = file.read(upToCount: 100) else {
             throw StorageError(.ioFailure, "cannot read \"\(path)\": check it exists and its permissions")
         }
-        let size = FileBytes.size(ofFileAt: path) ?? 0
+        let size = file.size ?? 0
         fileSize = size
         if size == 0 {
             throw StorageError(.notADatabase, "\"\(path)\" is an empty file, not a SQLite database")
