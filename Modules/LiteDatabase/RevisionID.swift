@@ -147,7 +147,8 @@ package struct RevisionID: Hashable, Sendable {
         // Hashed where it lies when it is contiguous (it always is when saving), not copied.
         let hashedInPlace: Void? = body.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         if hashedInPlace == nil { hasher.update(data: Array(body)) }
-        return RevisionID(generation: (parent?.generation ?? 0) + 1, digest: Array(hasher.finalize()))
+        // Copied as bytes: `Array(digest)` walks the digest's iterator.
+        return RevisionID(generation: (parent?.generation ?? 0) + 1, digest: hasher.finalize().withUnsafeBytes { Array($0) })
     }
 
     private static let hexDigitBytes: [UInt8] = Array("0123456789abcdef".utf8)

@@ -23,7 +23,7 @@ package struct StoredDocument: Sendable {
     package init(id: String) {
         self.id = id
         sequence = 0
-        flags = []
+        flags = DocumentFlags(rawValue: 0)   // `[]` goes through the generic `SetAlgebra` initializer
         tree = RevisionTree()
         expiration = nil
     }
