@@ -45,12 +45,13 @@ enum DocumentsBenchmarks: BenchmarkArea {
         var report = BenchmarkReport(area: name)
         let scratch = try Scratch()
         var importTimes: [CouchbaseLiteSwift.StorageEngine: Duration] = [:]
+        var importSpreads: [String] = []
         for engine in CouchbaseLiteSwift.StorageEngine.allCases {
             var folder = "", rawPath = ""
             var importing: Database?
             // Each round imports into a new, empty database and a new, empty raw table (created
             // untimed), alternating which runs first.
-            let (ourImport, rawImport) = try Stopwatch.pairedMedians(iterations: options.iterations, prepareOurs: {
+            let importPairs = try Stopwatch.pairedTimes(iterations: options.iterations, prepareOurs: {
                 folder = try scratch.freshFolder()
                 importing = try open(engine, in: folder)
             }, prepareBaseline: {
@@ -64,7 +65,9 @@ enum DocumentsBenchmarks: BenchmarkArea {
             }, baseline: {
                 try RawDocuments.importAll(path: rawPath, documents: documents, batchSize: batchSize)
             })
+            let (ourImport, rawImport) = importPairs.medians
             importTimes[engine] = ourImport
+            importSpreads.append("\(engine) \(importPairs.pairRatioSpread)")
             if ProcessInfo.processInfo.environment["DOCS_PROFILE"] == "import",
                let loops = ProcessInfo.processInfo.environment["DOCS_PROFILE_LOOPS"].flatMap(Int.init) {
                 try profileImport(loops: loops, engine: engine, scratch: scratch, documents: documents, into: &report)
@@ -110,6 +113,9 @@ enum DocumentsBenchmarks: BenchmarkArea {
             report.rows.append(BenchmarkRow(workload: "RocksDB import vs SQLite import", ours: rocksdb,
                                             baselineName: "our SQLite engine", baseline: sqlite, maximumRatio: 1))
         }
+        report.notes.append("Import, the ratio of each pair (ours, then the baseline, or the other way round, back to back) "
+                            + "from lowest to highest: \(importSpreads.joined(separator: ", ")). The machine's speed drifts "
+                            + "within a run; the rows divide the medians.")
         report.notes.append("Travel data set (\(documents.count) JSON documents, `MutableDocument(id:json:)`, one "
                             + "`inBatch` per \(batchSize)); databases are created untimed, import includes closing (so our "
                             + "SQLite engine's background checkpoints too); after each timed update or read of ours, its background "

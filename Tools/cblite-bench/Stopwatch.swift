@@ -25,6 +25,33 @@ enum Stopwatch {
         try median(iterations: iterations, setup: {}) { _ in try body() }
     }
 
+    /// The times of ``pairedTimes(iterations:prepareOurs:prepareBaseline:settleOurs:ours:baseline:)``,
+    /// in run order: `ours[i]` and `baseline[i]` ran back to back.
+    struct PairedTimes {
+        var ours: [Duration] = []
+        var baseline: [Duration] = []
+
+        var medians: (Duration, Duration) { (Self.median(ours), Self.median(baseline)) }
+
+        /// Each pair's ratio (ours / baseline), ascending: how far one pair can stray from the
+        /// ratio of the medians when the machine's speed changes within a run.
+        var pairRatios: [Double] {
+            zip(ours, baseline).map { $0.seconds / max($1.seconds, 1e-12) }.sorted()
+        }
+
+        /// "1.21–1.64× (pairs)" for a note.
+        var pairRatioSpread: String {
+            let ratios = pairRatios
+            guard let low = ratios.first, let high = ratios.last else { return "–" }
+            return String(format: "%.2f–%.2f×", low, high)
+        }
+
+        private static func median(_ times: [Duration]) -> Duration {
+            let sorted = times.sorted()
+            return sorted.isEmpty ? .zero : sorted[sorted.count / 2]
+        }
+    }
+
     /// Times `ours` and `baseline` alternately, so that a busy spell of the machine hits both
     /// alike, and returns each one's median. `prepareOurs`/`prepareBaseline` run untimed before
     /// each timed run (e.g. to create an empty database).
@@ -33,16 +60,24 @@ enum Stopwatch {
     static func pairedMedians(iterations: Int, prepareOurs: () throws -> Void = {},
                               prepareBaseline: () throws -> Void = {}, settleOurs: () throws -> Void = {},
                               ours: () throws -> Void, baseline: () throws -> Void) rethrows -> (Duration, Duration) {
-        var oursTimes: [Duration] = []
-        var baselineTimes: [Duration] = []
+        try pairedTimes(iterations: iterations, prepareOurs: prepareOurs, prepareBaseline: prepareBaseline,
+                        settleOurs: settleOurs, ours: ours, baseline: baseline).medians
+    }
+
+    /// As ``pairedMedians(iterations:prepareOurs:prepareBaseline:settleOurs:ours:baseline:)``,
+    /// keeping every time.
+    static func pairedTimes(iterations: Int, prepareOurs: () throws -> Void = {},
+                            prepareBaseline: () throws -> Void = {}, settleOurs: () throws -> Void = {},
+                            ours: () throws -> Void, baseline: () throws -> Void) rethrows -> PairedTimes {
+        var times = PairedTimes()
         func runOurs() throws {
             try prepareOurs()
-            oursTimes.append(try median(iterations: 1, ours))
+            times.ours.append(try median(iterations: 1, ours))
             try settleOurs()
         }
         func runBaseline() throws {
             try prepareBaseline()
-            baselineTimes.append(try median(iterations: 1, baseline))
+            times.baseline.append(try median(iterations: 1, baseline))
         }
         // The order alternates too: whichever runs first in a pair was seen to run slower.
         for round in 0..<max(1, iterations) {
@@ -54,6 +89,6 @@ enum Stopwatch {
                 try runOurs()
             }
         }
-        return (oursTimes.sorted()[oursTimes.count / 2], baselineTimes.sorted()[baselineTimes.count / 2])
+        return times
     }
 }
