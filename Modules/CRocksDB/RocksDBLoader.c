@@ -58,8 +58,8 @@ static const char *const library_names[] = {
     X(rocksdb_readoptions_set_snapshot) \
     X(rocksdb_release_snapshot) \
     X(rocksdb_write) \
+    X(rocksdb_writebatch_clear) \
     X(rocksdb_writebatch_create) \
-    X(rocksdb_writebatch_create_from) \
     X(rocksdb_writebatch_data) \
     X(rocksdb_writebatch_delete) \
     X(rocksdb_writebatch_count) \
@@ -173,7 +173,7 @@ void rocksdb_readoptions_set_snapshot(rocksdb_readoptions_t* a0, const rocksdb_s
 void rocksdb_release_snapshot(rocksdb_t* a0, const rocksdb_snapshot_t* a1) { CALL(rocksdb_release_snapshot)(a0, a1); }
 void rocksdb_write(rocksdb_t* a0, const rocksdb_writeoptions_t* a1, rocksdb_writebatch_t* a2, char** a3) { CALL(rocksdb_write)(a0, a1, a2, a3); }
 rocksdb_writebatch_t* rocksdb_writebatch_create(void) { return CALL(rocksdb_writebatch_create)(); }
-rocksdb_writebatch_t* rocksdb_writebatch_create_from(const char* a0, size_t a1) { return CALL(rocksdb_writebatch_create_from)(a0, a1); }
+void rocksdb_writebatch_clear(rocksdb_writebatch_t* a0) { CALL(rocksdb_writebatch_clear)(a0); }
 const char* rocksdb_writebatch_data(rocksdb_writebatch_t* a0, size_t* a1) { return CALL(rocksdb_writebatch_data)(a0, a1); }
 void rocksdb_writebatch_delete(rocksdb_writebatch_t* a0, const char* a1, size_t a2) { CALL(rocksdb_writebatch_delete)(a0, a1, a2); }
 int rocksdb_writebatch_count(rocksdb_writebatch_t* a0) { return CALL(rocksdb_writebatch_count)(a0); }

@@ -170,8 +170,9 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
             changes.append(.init(store: meta.name, previousLastSequence: meta.initialLastSequence,
                                  lastSequence: meta.lastSequence, purged: meta.purged))
         }
-        let writeBatch = try batch.makeBatch()
-        defer { rocksdb_writebatch_destroy(writeBatch) }
+        let writeBatch = try RocksDBBatchPool.take()
+        defer { RocksDBBatchPool.giveBack(writeBatch) }
+        try batch.fill(writeBatch)
         var error: UnsafeMutablePointer<CChar>?
         rocksdb_write(handle.db, handle.syncWriteOptions, writeBatch, &error)
         try RocksDBHandle.check(error, path: path, doing: "committing a transaction")

@@ -2,7 +2,7 @@ import CRocksDB
 import LiteStorage
 
 /// The writes of the open transaction, in a dictionary so reads inside the transaction see them;
-/// ``makeBatch()`` turns them into the RocksDB write batch committed atomically.
+/// ``fill(_:)`` copies them into the RocksDB write batch committed atomically.
 ///
 /// A write batch with an index would give the same, but maintaining its index and asking it on
 /// every insert cost more than the whole raw insert; a Swift dictionary costs one hash.
@@ -43,72 +43,20 @@ final class RocksDBPendingWrites {
         overlay[Key(bytes: key)] = .some(nil)
     }
 
-    /// A RocksDB write batch holding the transaction's final writes in ascending key order; the
-    /// caller destroys it.
+    /// Fills `batch` (emptied first) with the transaction's final writes in ascending key order.
     ///
-    /// The batch's bytes are written here in RocksDB's serialized form and handed over in one
-    /// call (decision Storage-21): a `rocksdb_writebatch_put` per write grew the batch's string
-    /// again and again and cost more than the rest of building it. ``referenceBatch()`` builds
-    /// the same batch through the puts; a property test compares the two byte for byte.
-    func makeBatch() throws -> OpaquePointer {
+    /// One copy, into the batch's own buffer, which a batch from ``RocksDBBatchPool`` has from
+    /// an earlier commit (Storage-23). Building a new batch per commit, by puts or from bytes
+    /// serialized here (Storage-21), allocated that buffer again each time.
+    func fill(_ batch: OpaquePointer) throws {
         let writes = sortedWrites()
-        // Header: sequence number (8 bytes, set by RocksDB at write) and the count (4 bytes).
-        var size = 12
-        for (key, value) in writes {
-            size += 1 + Self.varintLength(key.bytes.count) + key.bytes.count
-            if let value { size += Self.varintLength(value.count) + value.count }
-        }
         guard writes.count <= Int(UInt32.max),
               writes.allSatisfy({ $0.key.bytes.count <= Int(UInt32.max) && ($0.value?.count ?? 0) <= Int(UInt32.max) })
         else {
             throw StorageError(.engineFailure, "RocksDB database \"\(path)\": a transaction or value over 4 GB cannot be written")
         }
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var offset = 0
-            func append(_ byte: UInt8) { buffer[offset] = byte; offset += 1 }
-            func append(varint value: Int) {
-                var rest = UInt32(value)
-                while rest >= 0x80 { append(UInt8(truncatingIfNeeded: rest) | 0x80); rest >>= 7 }
-                append(UInt8(rest))
-            }
-            func append(_ bytes: [UInt8]) {
-                bytes.withUnsafeBufferPointer { source in
-                    guard let base = source.baseAddress, let target = buffer.baseAddress else { return }
-                    (target + offset).update(from: base, count: source.count)
-                }
-                offset += bytes.count
-            }
-            for _ in 0..<8 { append(0) }
-            let total = UInt32(writes.count)
-            for shift in stride(from: 0, to: 32, by: 8) { append(UInt8(truncatingIfNeeded: total >> UInt32(shift))) }
-            for (key, value) in writes {
-                // RocksDB's record tags for the default column family: 1 a value, 0 a deletion.
-                append(value == nil ? 0x00 : 0x01)
-                append(varint: key.bytes.count)
-                append(key.bytes)
-                if let value {
-                    append(varint: value.count)
-                    append(value)
-                }
-            }
-            count = offset
-        }
-        let batch = bytes.withUnsafeBytes {
-            rocksdb_writebatch_create_from($0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
-        }
-        guard let batch else {
-            throw StorageError(.engineFailure, "RocksDB database \"\(path)\": cannot allocate a write batch")
-        }
-        return batch
-    }
-
-    /// The same batch as ``makeBatch()``, built with one RocksDB call per write: what the
-    /// serialized form must equal (tests).
-    func referenceBatch() throws -> OpaquePointer {
-        guard let batch = rocksdb_writebatch_create() else {
-            throw StorageError(.engineFailure, "RocksDB database \"\(path)\": cannot allocate a write batch")
-        }
-        for (key, value) in sortedWrites() {
+        rocksdb_writebatch_clear(batch)
+        for (key, value) in writes {
             key.bytes.withUnsafeBytes { key in
                 let keyBytes = key.baseAddress?.assumingMemoryBound(to: CChar.self)
                 if let value {
@@ -121,7 +69,6 @@ final class RocksDBPendingWrites {
                 }
             }
         }
-        return batch
     }
 
     /// The writes in ascending key order, each with its value (so building the batch looks
@@ -132,13 +79,6 @@ final class RocksDBPendingWrites {
             left.key.bytes.withUnsafeBytes { RocksDBIterator.compare($0, right.key.bytes) < 0 }
         }
         return writes
-    }
-
-    private static func varintLength(_ value: Int) -> Int {
-        var length = 1
-        var rest = value >> 7
-        while rest > 0 { length += 1; rest >>= 7 }
-        return length
     }
 
     /// The last key a read in this transaction found in neither the writes nor the database.
