@@ -1,6 +1,7 @@
 import CommandLineSupport
 import ArgumentParser
 import DatabaseTools
+import LiteSupport
 
 /// `cblite info DB [--json]`.
 struct Info: ParsableCommand {
@@ -18,7 +19,10 @@ struct Info: ParsableCommand {
             let core = try options.open(.readOnly)
             defer { try? core.close() }
             let info = try DatabaseInfo.gather(core)
-            print(json ? try Output.json(info) : info.text)
+            // Written, not `print`ed: `print` casts its argument to the output protocols at run
+            // time, and each first cast scans every conformance record of the binary.
+            let text = json ? try Output.json(info) : info.text
+            StandardStreams.writeOutput((text + "\n").utf8)
         }
     }
 }
