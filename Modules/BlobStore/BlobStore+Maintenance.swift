@@ -19,7 +19,7 @@ extension BlobStore {
     ///
     /// Files whose names are not blob names (temporary files, strays) are skipped.
     package func allKeys() throws(BlobStoreError) -> [BlobKey] {
-        try fileNames().compactMap { try? BlobKey(fileName: $0) }.sorted()
+        try fileNames().compactMap { try? BlobKey(fileName: $0) }.sorted()   // allowed: other names are not blobs
     }
 
     /// Deletes every blob whose key is not in `keep`: the blob half of a database compaction.
@@ -50,6 +50,7 @@ extension BlobStore {
                     if try FileSystem.removeFile(path) { summary.removedTemporaryFiles += 1 }
                     continue
                 }
+                // allowed: a name that is not a blob name is kept, never deleted
                 guard let key = try? BlobKey(fileName: name), !keep.contains(key) else { continue }
                 if let modifiedBefore {
                     guard let modified = try FileSystem.modificationDate(path),
@@ -135,6 +136,7 @@ extension BlobStore {
         // 1.x names files in uppercase hex; the earliest releases used lowercase.
         for name in [key.legacyFileName, key.hexDigest.lowercased() + BlobKey.fileExtension] {
             let url = legacyDirectory.appendingPathComponent(name, isDirectory: false)
+            // allowed: a name that cannot be read is tried no further; none found is reported below
             if (try? FileSystem.size(url.path)) != nil {
                 try importLegacyAttachment(at: url)
                 return

@@ -126,17 +126,18 @@ package final class BlobWriter {
         do {
             if let existing = try FileSystem.size(finalPath), existing == bytesWritten {
                 // Same name means same content; refreshing the time tells a compaction that
-                // started earlier that the blob is wanted again.
+                // started earlier that the blob is wanted again. Not refreshed, it could be
+                // deleted under the save that wants it, so a failure fails the write.
                 try FileSystem.removeFile(temporaryPath)
-                _ = try? FileSystem.touch(finalPath)
+                try FileSystem.touch(finalPath)
             } else {
                 // Also replaces an existing file of the wrong size (a damaged copy).
                 try FileSystem.rename(temporaryPath, to: finalPath)
                 try FileSystem.synchronizeDirectory(store.directory.path)
             }
         } catch {
-            _ = try? FileSystem.removeFile(temporaryPath)
-            throw BlobStoreError(.io, "blob \(key): cannot move the new blob into \"\(finalPath)\"",
+            _ = try? FileSystem.removeFile(temporaryPath)   // allowed: the failure below is what is reported
+            throw BlobStoreError(.io, "blob \(key): cannot store the new blob at \"\(finalPath)\"",
                                  underlying: error)
         }
         return key
@@ -147,7 +148,7 @@ package final class BlobWriter {
         guard !isDone else { return }
         descriptor?.close()
         descriptor = nil
-        _ = try? FileSystem.removeFile(temporaryPath)
+        _ = try? FileSystem.removeFile(temporaryPath)   // allowed: abandoning; a leftover temporary file is swept by compaction
         finishCleanup()
     }
 

@@ -110,7 +110,7 @@ package enum InPlaceConversion {
         let sourceFile = try DatabaseToolsError.wrapping(.ioFailure, "cannot open \(bundlePath) to convert it") {
             try source.open(at: source.dataFilePath(inBundle: bundlePath), options: DataFileOptions(readOnly: true))
         }
-        defer { try? sourceFile.close() }
+        defer { try? sourceFile.close() }   // allowed: opened read-only; the success path closes it with `try`
         let copy = try DatabaseToolsError.wrapping(.ioFailure, "cannot create \(building)") {
             try target.open(at: building, options: DataFileOptions(create: true))
         }
@@ -124,11 +124,11 @@ package enum InPlaceConversion {
             }
             try copy.close()
         } catch let error as DatabaseToolsError {
-            try? copy.close()
+            try? copy.close()   // allowed: the copy is abandoned; the error being thrown is the one to report
             if let fault = error.underlying as? InjectedFault { throw fault }
             throw error
         } catch {
-            try? copy.close()
+            try? copy.close()   // allowed: as above
             throw error
         }
         try fault(.built)
@@ -163,6 +163,7 @@ package enum InPlaceConversion {
         let marker = markerPath(bundlePath)
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: marker) else { return }
+        // allowed: an unreadable marker reads as empty, which is reported as damaged just below
         let names = (try? String(contentsOfFile: marker, encoding: .utf8))?
             .split(separator: "\n").map(String.init) ?? []
         guard names.count == 2, let source = registry.engine(named: names[0]),

@@ -55,7 +55,20 @@ package final class LegacyDatabaseReader {
         let original = isDirectory
             ? bundleURL.appendingPathComponent(DatabaseFormat.sqliteFileName) : given
         attachmentsFolder = bundleURL.appendingPathComponent("attachments", isDirectory: true)
-        blobFileNames = Set((try? FileManager.default.contentsOfDirectory(atPath: attachmentsFolder.path)) ?? [])
+        // No folder means no attachment files (each then is reported missing); a folder that
+        // cannot be listed is an error, not a database whose attachments all went missing.
+        var attachmentsIsDirectory = false
+        if FileManager.default.fileExists(atPath: attachmentsFolder.path, isDirectory: &attachmentsIsDirectory),
+           attachmentsIsDirectory {
+            do {
+                blobFileNames = Set(try FileManager.default.contentsOfDirectory(atPath: attachmentsFolder.path))
+            } catch {
+                throw UpgraderError(.fileSystem, "cannot list the 1.x attachments in \(attachmentsFolder.path): "
+                                    + "check the permission to read it", path: bundlePath, underlying: error)
+            }
+        } else {
+            blobFileNames = []
+        }
 
         workingDirectory = (temporaryDirectory ?? FileManager.default.temporaryDirectory)
             .appendingPathComponent("cbl-upgrade-\(UUID().uuidString)", isDirectory: true)
