@@ -211,8 +211,9 @@ extension DatabaseCore {
         }
     }
 
-    /// Writes a changed document back: prunes its tree, drops old bodies, recomputes its flags,
-    /// and stores it only if nobody else changed it meanwhile.
+    /// Writes a changed document back: prunes its tree, drops old bodies, recomputes its flags.
+    /// `document` must have been read (or found missing) in the transaction that is open now,
+    /// which holds the file's write lock: so nobody else changed it meanwhile.
     func store(_ document: inout StoredDocument) throws {
         document.tree.prune(maxDepth: try maxRevTreeDepth())
         document.tree.removeNonLeafBodies()
@@ -233,8 +234,12 @@ extension DatabaseCore {
         }
         let record = Record(key: document.id, version: current.id.binary, body: try document.tree.encoded(),
                             flags: flags)
+        // Every caller read the document in the transaction that is open now, so nothing
+        // wrote it since: the store need not read it again (RocksDB would, at the cost of a get).
+        let read = document.sequence == 0 ? nil
+            : RecordState(sequence: document.sequence, expiration: document.expiration)
         let sequence = try DatabaseError.mapping("saving document \"\(document.id)\"") {
-            try documents.set(record, ifSequence: document.sequence)
+            try documents.set(record, replacing: read)
         }
         document.sequence = sequence
         document.flags = flags

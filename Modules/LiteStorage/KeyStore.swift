@@ -21,6 +21,13 @@ package protocol KeyStore: AnyObject, Sendable {
     @discardableResult
     func set(_ record: Record, ifSequence: UInt64?) throws -> UInt64
 
+    /// Stores `record` over the record with its key as this same write transaction read it
+    /// (`nil`: it found none), and returns the new sequence. The same as
+    /// `set(record, ifSequence: read?.sequence ?? 0)`, except that a store may rely on `read`
+    /// instead of reading the record again: the caller promises nothing wrote it since.
+    @discardableResult
+    func set(_ record: Record, replacing read: RecordState?) throws -> UInt64
+
     /// Changes a record's flags (e.g. marks it synced) without giving it a new sequence, so
     /// the change feed and replication checkpoints do not see it as a change. Inside a write
     /// transaction only.
@@ -82,6 +89,12 @@ package protocol KeyStore: AnyObject, Sendable {
 }
 
 extension KeyStore {
+    /// Checks the sequence again, as a store that does not keep its own state cheaply does.
+    @discardableResult
+    package func set(_ record: Record, replacing read: RecordState?) throws -> UInt64 {
+        try set(record, ifSequence: read?.sequence ?? 0)
+    }
+
     /// The record with this key, with its body.
     package func get(_ key: String) throws -> Record? { try get(key, content: .all) }
 

@@ -154,22 +154,41 @@ package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
     @discardableResult
     package func set(_ record: Record, ifSequence: UInt64?) throws -> UInt64 {
         let batch = try file.batch()
-        let key = recordKey(record.key)
-        let existing = try handle.get(key, view: .transaction(batch)) {
-            try RocksDBRecordCodec.header($0, path: path)
-        }
+        let existing = try header(record.key, view: .transaction(batch))
         if let ifSequence, ifSequence != (existing?.sequence ?? 0) {
             throw StorageError(.conflict, "key store \"\(name)\": record \"\(record.key)\" "
                 + (ifSequence == 0 ? "already exists (insert-only write)"
                                    : "is no longer at sequence \(ifSequence)")
                 + "; read it again and retry")
         }
+        return try write(record, over: existing.map { RecordState(sequence: $0.sequence, expiration: $0.expiration) },
+                         in: batch)
+    }
+
+    /// Stores `record` over the record as this transaction read it, without a second read (a
+    /// save reads the document first anyway; the read costs as much as the write's other work).
+    @discardableResult
+    package func set(_ record: Record, replacing read: RecordState?) throws -> UInt64 {
+        let batch = try file.batch()
+        #if DEBUG
+        // The caller's promise, checked wherever the tests run.
+        let existing = try header(record.key, view: .transaction(batch))
+        guard existing?.sequence == read?.sequence, existing?.expiration == read?.expiration else {
+            throw StorageError(.conflict, "key store \"\(name)\": record \"\(record.key)\" changed after this "
+                + "transaction read it (sequence \(read?.sequence ?? 0), now \(existing?.sequence ?? 0))")
+        }
+        #endif
+        return try write(record, over: read, in: batch)
+    }
+
+    /// Puts the record and its sequence entry, replacing `existing`'s.
+    private func write(_ record: Record, over existing: RecordState?, in batch: RocksDBPendingWrites) throws -> UInt64 {
         var meta = try file.transactionMeta(id, name: name)
         let sequence = meta.lastSequence + 1
         if let existing { file.delete(RocksDBLayout.sequenceKey(id, existing.sequence), in: batch) }
-        file.put(key, RocksDBRecordCodec.encode(sequence: sequence, flags: record.flags,
-                                                expiration: existing?.expiration,
-                                                version: record.version, body: record.body), in: batch)
+        file.put(recordKey(record.key), RocksDBRecordCodec.encode(sequence: sequence, flags: record.flags,
+                                                                 expiration: existing?.expiration,
+                                                                 version: record.version, body: record.body), in: batch)
         file.put(RocksDBLayout.sequenceKey(id, sequence), Array(record.key.utf8), in: batch)
         meta.lastSequence = sequence
         file.updateTransactionMeta(id, meta)
