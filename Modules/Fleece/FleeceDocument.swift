@@ -10,15 +10,17 @@
 package final class FleeceDocument: @unchecked Sendable {
     // @unchecked: `base` is written once in init and only read afterwards, so sharing across
     // threads is safe; it is freed in deinit when the last view is gone.
-    // `var` only for `rebind(borrowing:)`; owned documents never change after init.
-    private(set) var base: UnsafeMutableRawPointer
+    // `var` only for `rebind(borrowing:)`; owned documents never change after init. Unchecked:
+    // every value read loads these, and the run-time exclusivity check of a class `var` cost
+    // more than the read itself (nothing here is ever accessed through `inout`).
+    @exclusivity(unchecked) private(set) var base: UnsafeMutableRawPointer
     /// The number of bytes.
-    package private(set) var byteCount: Int
+    @exclusivity(unchecked) package private(set) var byteCount: Int
     /// The shared-key table dictionary keys are looked up and decoded with.
     package let sharedKeys: SharedKeys?
     /// The shared keys as they were when the document was opened (see `SharedKeys.snapshot()`).
     let keys: SharedKeys.Snapshot?
-    private(set) var rootOffset: Int
+    @exclusivity(unchecked) private(set) var rootOffset: Int
     /// False for a document that reads bytes it was lent (`init(borrowing:keys:)`).
     private let ownsBytes: Bool
 

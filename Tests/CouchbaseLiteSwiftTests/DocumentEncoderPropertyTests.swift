@@ -106,4 +106,25 @@ import Testing
             }
         }
     }
+
+    /// Changed dictionaries are written in the keys' UTF-8 byte order; the sort (integer prefixes,
+    /// then whole bytes) must agree with the byte-by-byte order, for generated keys of ASCII,
+    /// accented, non-Latin and astral characters, zero bytes, empty keys and shared prefixes.
+    @Test func keysSortInUTF8ByteOrder() async {
+        let alphabet = ["a", "b", "Z", "_", " ", "é", "ß", "Ω", "中", "😀", "\u{0}", "~"]
+        let key = Gen.int(in: 0..<alphabet.count).array(of: 0...6).map { $0.map { alphabet[$0] }.joined() }
+        await propertyCheck(count: 500, input: key, key) { a, b in
+            let expected = Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+            #expect(DocumentEncoder.precedesInByteOrder(a, b) == expected)
+            #expect(DocumentEncoder.precedesInByteOrder(a + b, a) == false)
+            #expect(DocumentEncoder.precedesInByteOrder(a, a + "x") == true)
+        }
+        // Whole lists, with keys sharing their first 8 bytes and keys ending in zero bytes.
+        let keys = Gen.int(in: 0..<alphabet.count).array(of: 0...10).map { $0.map { alphabet[$0] }.joined() }
+        await propertyCheck(count: 300, input: keys.array(of: 0...25)) { keys in
+            let list = keys + keys.map { "abcdefgh" + $0 } + keys.map { $0 + "\u{0}" }
+            let expected = list.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            #expect(DocumentEncoder.sortedInByteOrder(list) == expected)
+        }
+    }
 }
