@@ -54,6 +54,71 @@ final class DictionaryStorage {
         return result
     }
 
+    /// A present entry as a save writes it.
+    struct EncodingEntry {
+        let key: String
+        /// Its index in `source` while its stored value is untouched (not set, removed or handed
+        /// out as a mutable container): a save copies that value from its Fleece form.
+        let untouchedIndex: Int?
+    }
+
+    /// The present entries in the UTF-8 byte order of their keys (the order Couchbase Lite's
+    /// mutable dictionaries write), found by walking the source by index: no lookup of each key
+    /// in the source, and, with few overrides, no hashing of each key either.
+    func entriesInByteOrder() -> [EncodingEntry] {
+        var entries: [(prefix: UInt64, entry: EncodingEntry)] = []
+        // Comparing a handful of set keys costs less than hashing every key for the dictionary.
+        let fewOverrides = overrides.count <= 8 ? Array(overrides.keys) : nil
+        if let source {
+            entries.reserveCapacity(source.count + addedKeys.count)
+            for index in 0..<source.count {
+                let key = source.keyString(index)
+                if !removed.isEmpty && removed.contains(key) { continue }
+                let touched = fewOverrides.map { $0.contains(key) } ?? (overrides[key] != nil)
+                entries.append((Self.bytePrefix(key), EncodingEntry(key: key, untouchedIndex: touched ? nil : index)))
+            }
+        }
+        for key in addedKeys {
+            entries.append((Self.bytePrefix(key), EncodingEntry(key: key, untouchedIndex: nil)))
+        }
+        // Equal prefixes (a shared first 8 bytes, or zero bytes read as padding) compare whole.
+        entries.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : Self.precedesInByteOrder($0.entry.key, $1.entry.key) }
+        return entries.map(\.entry)
+    }
+
+    /// The key's first 8 UTF-8 bytes as a big-endian integer (zero-padded), so that most keys
+    /// sort on one integer comparison.
+    static func bytePrefix(_ key: String) -> UInt64 {
+        // Read from the contiguous bytes: stepping through `utf8.prefix(8)` cost ~300 instructions.
+        if let prefix = key.utf8.withContiguousStorageIfAvailable({ bytePrefix(UnsafeRawBufferPointer($0)) }) {
+            return prefix
+        }
+        var key = key
+        return key.withUTF8 { bytePrefix(UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func bytePrefix(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        if bytes.count >= 8 { return UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)) }
+        var prefix: UInt64 = 0
+        for index in 0..<bytes.count { prefix |= UInt64(bytes[index]) << (56 - 8 * UInt64(index)) }
+        return prefix
+    }
+
+    /// Whether `a` sorts before `b` in UTF-8 byte order, comparing the contiguous bytes at once.
+    static func precedesInByteOrder(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let xBytes = x.baseAddress, let yBytes = y.baseAddress {
+                    let order = memcmp(xBytes, yBytes, common)
+                    if order != 0 { return order < 0 }
+                }
+                return x.count < y.count
+            }
+        }
+    }
+
     func contains(_ key: String) -> Bool {
         if overrides[key] != nil { return true }
         if removed.contains(key) { return false }

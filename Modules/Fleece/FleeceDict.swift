@@ -51,7 +51,7 @@ package struct FleeceDict: Sendable, Sequence {
 
     /// The key at `index` as a string (a shared key decoded through the document's table; an
     /// unknown integer key as its decimal text).
-    func keyString(_ index: Int) -> String {
+    package func keyString(_ index: Int) -> String {
         let key = FleeceValue(document: value.document, offset: keyOffset(index))
         if let string = key.string { return string }
         let number = Int(key.int64)

@@ -99,6 +99,13 @@ extension FleeceEncoder {
         endDictionary()
     }
 
+    /// Writes a dictionary key read from a stored dictionary (``FleeceDict/entryValues(at:)``):
+    /// the bytes ``writeKey(_:)`` would write for its string, without decoding a shared key
+    /// that this encoder's table shares with the key's document.
+    package func writeKey(stored key: FleeceValue) {
+        writeKey(key, from: key.document)
+    }
+
     func writeKey(_ key: FleeceValue, from document: FleeceDocument) {
         if key.tag == 4 {
             key.withPayload { writeKeyBytes($0) }

@@ -80,6 +80,19 @@ import Testing
                     let direct = try Self.encode(edited, in: database, directly: true)
                     let general = try Self.encode(edited, in: database, directly: false)
                     #expect(direct == general, "\(json)")
+                    // Both paths take their entries from `entriesInByteOrder`: check it on its own.
+                    let storage = edited.properties
+                    let entries = storage.entriesInByteOrder()
+                    #expect(entries.map(\.key) == storage.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+                    let allKeys = storage.keys
+                    // (A generated object may repeat a key; a lookup by key finds only one of them.)
+                    for entry in entries where allKeys.filter({ $0 == entry.key }).count == 1 {
+                        let stored = storage.untouchedStoredValue(forKey: entry.key)
+                        #expect((entry.untouchedIndex != nil) == (stored != nil), "\(entry.key) in \(json)")
+                        if let index = entry.untouchedIndex, let stored {
+                            #expect(storage.source?.entryValues(at: index)?.value.json() == stored.json())
+                        }
+                    }
                 }
             }
         }
@@ -115,16 +128,18 @@ import Testing
         let key = Gen.int(in: 0..<alphabet.count).array(of: 0...6).map { $0.map { alphabet[$0] }.joined() }
         await propertyCheck(count: 500, input: key, key) { a, b in
             let expected = Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
-            #expect(DocumentEncoder.precedesInByteOrder(a, b) == expected)
-            #expect(DocumentEncoder.precedesInByteOrder(a + b, a) == false)
-            #expect(DocumentEncoder.precedesInByteOrder(a, a + "x") == true)
+            #expect(DictionaryStorage.precedesInByteOrder(a, b) == expected)
+            #expect(DictionaryStorage.precedesInByteOrder(a + b, a) == false)
+            #expect(DictionaryStorage.precedesInByteOrder(a, a + "x") == true)
         }
         // Whole lists, with keys sharing their first 8 bytes and keys ending in zero bytes.
         let keys = Gen.int(in: 0..<alphabet.count).array(of: 0...10).map { $0.map { alphabet[$0] }.joined() }
         await propertyCheck(count: 300, input: keys.array(of: 0...25)) { keys in
             let list = keys + keys.map { "abcdefgh" + $0 } + keys.map { $0 + "\u{0}" }
-            let expected = list.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            #expect(DocumentEncoder.sortedInByteOrder(list) == expected)
+            let storage = DictionaryStorage(source: nil, database: nil, isMutable: true)
+            for key in list { storage.set(1, forKey: key) }
+            let expected = Array(Set(list)).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            #expect(storage.entriesInByteOrder().map(\.key) == expected)
         }
     }
 }
