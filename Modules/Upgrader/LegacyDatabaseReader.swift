@@ -76,6 +76,7 @@ package final class LegacyDatabaseReader {
         do {
             try Self.copyDatabase(from: original, to: copy, workingDirectory: workingDirectory)
         } catch {
+            // allowed: removing our own scratch copy; one left behind holds no user data
             try? FileManager.default.removeItem(at: workingDirectory)
             throw UpgraderError(.fileSystem,
                 "cannot copy 1.x database \(original.path) to \(workingDirectory.path) for reading: "
@@ -86,11 +87,13 @@ package final class LegacyDatabaseReader {
             connection = try SQLiteConnection(path: copy.path)
             schemaVersion = try Self.prepareCopy(connection, bundlePath: bundlePath)
         } catch let failure as SQLiteFailure {
+            // allowed: removing our own scratch copy; one left behind holds no user data
             try? FileManager.default.removeItem(at: workingDirectory)
             throw UpgraderError(failure.isCorruption ? .corrupt : .fileSystem,
                 "1.x database at \(bundlePath) cannot be opened: \(failure.message)",
                 path: bundlePath, underlying: failure)
         } catch {
+            // allowed: removing our own scratch copy; one left behind holds no user data
             try? FileManager.default.removeItem(at: workingDirectory)
             throw error
         }
@@ -105,6 +108,7 @@ package final class LegacyDatabaseReader {
         winningRevisionStatement = nil
         revisionBySequenceStatement = nil
         connection.close()
+        // allowed: removing our own scratch copy; one left behind holds no user data
         try? FileManager.default.removeItem(at: workingDirectory)
     }
 
