@@ -57,7 +57,8 @@ package final class BLIPConnection: Sendable {
             return true
         }
         guard begin else { return }
-        let tasks = [Task { await self.runReader() }, Task { await self.runWriter() }]
+        let tasks = [Task(executorPreference: ThreadPoolExecutor.replication) { await self.runReader() },
+                     Task(executorPreference: ThreadPoolExecutor.replication) { await self.runWriter() }]
         // A close that raced with start() found no tasks to cancel: cancel them here.
         let closed = state.withLock { state in
             state.tasks = tasks

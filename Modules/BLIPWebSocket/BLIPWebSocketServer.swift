@@ -93,7 +93,7 @@ package final class BLIPWebSocketServer: Sendable {
                 }
             }
         let port = serverChannel.channel.localAddress?.port ?? options.port
-        let acceptLoop = Task { await self.accept(on: serverChannel) }
+        let acceptLoop = Task(executorPreference: ThreadPoolExecutor.replication) { await self.accept(on: serverChannel) }
         state.withLock { state in
             state.serverChannel = serverChannel.channel
             state.acceptLoop = acceptLoop

@@ -1,6 +1,7 @@
 import BLIP
 import Foundation
 import LiteDatabase
+import LiteSupport
 
 /// Keeps an active replication's checkpoint: the copy on the peer (`setCheckpoint`, with the
 /// peer's revision) and the local copy, saved after the peer's, one save at a time.
@@ -82,7 +83,7 @@ package actor CheckpointKeeper {
         dirty = true
         guard autosave == nil else { return }
         let delay = saveDelay
-        autosave = Task { [weak self] in
+        autosave = Task(executorPreference: ThreadPoolExecutor.replication) { [weak self] in
             try? await Task.sleep(for: delay)  // allowed: cancelled when a final save comes first
             guard !Task.isCancelled else { return }
             await self?.autosaveFired()

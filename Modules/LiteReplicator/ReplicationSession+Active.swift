@@ -1,6 +1,7 @@
 import BLIP
 import Foundation
 import LiteDatabase
+import LiteSupport
 
 extension ReplicationSession {
     /// Runs the active side: agrees on the checkpoint, then pulls (`subChanges`) and pushes
@@ -12,7 +13,7 @@ extension ReplicationSession {
             throw ReplicationError(.database, 9, "runActive() needs an active session")
         }
         connection.start()
-        let server = Task { [self] in await serve() }
+        let server = Task(executorPreference: ThreadPoolExecutor.replication) { [self] in await serve() }
         defer { server.cancel() }
         do {
             let store = CheckpointStore(core: database.core)

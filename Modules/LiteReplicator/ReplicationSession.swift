@@ -97,7 +97,7 @@ package final class ReplicationSession: Sendable {
     @discardableResult
     package func serve() async -> BLIPError? {
         connection.start()
-        let reader = Task { [self] in
+        let reader = Task(executorPreference: ThreadPoolExecutor.replication) { [self] in
             for await request in connection.requests {
                 await handle(request)
             }
@@ -121,7 +121,7 @@ package final class ReplicationSession: Sendable {
             defer { state.nextTaskNumber += 1 }
             return state.nextTaskNumber
         }
-        let task = Task { [self] in
+        let task = Task(executorPreference: ThreadPoolExecutor.replication) { [self] in
             await body()
             _ = state.withLock { $0.tasks.removeValue(forKey: id) }
         }

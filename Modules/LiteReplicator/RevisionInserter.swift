@@ -53,7 +53,7 @@ final class RevisionInserter: Sendable {
             defer { state.flushing = true }
             return !state.flushing
         }
-        if startFlushing { Task { await flushUntilEmpty() } }
+        if startFlushing { Task(executorPreference: ThreadPoolExecutor.replication) { [self] in await flushUntilEmpty() } }
     }
 
     /// Waits until every revision submitted so far has been saved or refused (a session that

@@ -35,7 +35,9 @@ public final class Replicator: Sendable {
         var progressQueued = false
     }
     let state = Locked(State())
-    let listenerQueue = DispatchQueue(label: "CouchbaseLite.replicator.listeners")
+    /// Where statuses are coalesced and listeners without a queue of their own are called
+    /// (package: tests drain it to know every status has been handed out).
+    package let listenerQueue = DispatchQueue(label: "CouchbaseLite.replicator.listeners")
     /// Pushed revisions whose reply a dropped connection lost, kept across reconnections.
     let unconfirmedRevisions = UnconfirmedRevisions()
 
@@ -70,7 +72,7 @@ public final class Replicator: Sendable {
             return state.resetNextStart
         }
         setActivity(.connecting, error: nil)
-        let task = Task { [self] in await run(reset: resetNow, generation: generation) }
+        let task = Task(executorPreference: ThreadPoolExecutor.replication) { [self] in await run(reset: resetNow, generation: generation) }
         state.withLock { if $0.generation == generation, $0.running { $0.task = task } }
     }
 
@@ -156,7 +158,7 @@ public final class Replicator: Sendable {
         try await withTaskCancellationHandler {
             try await session.runActive()
         } onCancel: {
-            Task { await connection.close(code: 1000, reason: "") }
+            Task(executorPreference: ThreadPoolExecutor.replication) { await connection.close(code: 1000, reason: "") }
         }
         try Task.checkCancellation()
     }
@@ -172,7 +174,7 @@ public final class Replicator: Sendable {
             let passiveConnection = BLIPConnection(transport: remote)
             let passive = ReplicationSession(database: target.core, connection: passiveConnection,
                                              role: .passive(readOnly: false))
-            let server = Task { await passive.serve() }
+            let server = Task(executorPreference: ThreadPoolExecutor.replication) { await passive.serve() }
             return (BLIPConnection(transport: local), remoteURLString, { server.cancel() })
         }
         if let endpoint = config.target as? URLEndpoint {
