@@ -18,16 +18,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## test: the whole suite; every storage behaviour runs once per engine. The 60 s soak and the
-## signal tests (an in-process listener awaiting another process) run first, by themselves:
-## beside the CPU-heavy synchronous suites their tasks can get none of the cooperative pool's
-## threads for a minute or more (a CI dry run saw the soak make 0 writes in 102 s;
-## docs/reliability.md). The rest runs last, so its summary line is the suite's.
-TEST_FIRST := SoakTests|CLISignalTests
+## test: the whole suite, in one run; every storage behaviour runs once per engine. Replication
+## and the listener run on threads of their own, and tests with time limits take the
+## `.ownThreads` trait, so nothing waits for the cooperative pool that the CPU-heavy synchronous
+## suites hold (docs/decisions.md, Replication-31).
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter "$(TEST_FIRST)"
-	$(SWIFT) test --skip-build --skip "$(TEST_FIRST)"
+	$(SWIFT) test --skip-build
 
 ## tsan: the concurrency-heavy suites under the thread sanitizer (its own build folder); any
 ## report fails it (.tsan-suppressions lists the one known false positive of the Swift runtime).

@@ -1,10 +1,11 @@
 import BLIP
 import Foundation
 import Testing
+import TestSupport
 @testable import BLIPWebSocket
 
 /// The client against servers that answer in ways our own server never does.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .ownThreads)
 struct WebSocketClientAgainstScriptedServerTests {
     static func switchingProtocols(_ request: String, extraHeaders: String) -> String {
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"

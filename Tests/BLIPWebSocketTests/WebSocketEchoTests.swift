@@ -1,9 +1,10 @@
 import BLIP
 import Foundation
 import Testing
+import TestSupport
 @testable import BLIPWebSocket
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(3)), .ownThreads)
 struct WebSocketEchoTests {
     /// Frame `i`: its index, then a run of bytes whose length varies (one frame is larger than
     /// a WebSocket frame's default 16 KiB limit).

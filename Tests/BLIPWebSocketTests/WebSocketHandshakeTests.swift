@@ -1,9 +1,10 @@
 import BLIP
 import Foundation
 import Testing
+import TestSupport
 @testable import BLIPWebSocket
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .ownThreads)
 struct WebSocketHandshakeTests {
     static let credentials = "Basic " + Data("pupshaw:frank".utf8).base64EncodedString()
 

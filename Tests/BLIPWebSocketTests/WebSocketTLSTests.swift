@@ -1,9 +1,10 @@
 import BLIP
 import Foundation
 import Testing
+import TestSupport
 @testable import BLIPWebSocket
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .ownThreads)
 struct WebSocketTLSTests {
     @Test func pinningAnotherCertificateFailsWithPinMismatch() async throws {
         let served = try SelfSignedCertificate(commonName: "served")

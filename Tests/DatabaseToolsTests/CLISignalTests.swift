@@ -6,7 +6,7 @@ import TestSupport
 
 /// `cblite serve` and a continuous `cblite push` stop cleanly on SIGINT and SIGTERM: exit 0,
 /// listener or replicator stopped, database closed (another process can open it).
-@Suite struct CLISignalTests {
+@Suite(.ownThreads) struct CLISignalTests {
     /// A started `cblite` whose stdout is read line by line.
     final class RunningTool: @unchecked Sendable {
         // @unchecked: `process` and the pipe are set up in init and only read afterwards.

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The soak test (``SoakRun``): 60 seconds in `make test` (as the reliability issue asks); `make soak` runs it for
 /// `SOAK_SECONDS` (default 600).
-@Suite struct SoakTests {
+@Suite(.ownThreads) struct SoakTests {
     static var seconds: Double {
         ProcessInfo.processInfo.environment["SOAK_SECONDS"].flatMap(Double.init) ?? 60
     }
