@@ -16,6 +16,9 @@ final class RevisionsInFlight: Sendable {
 
     private let state = Locked(State())
 
+    /// Whether the pusher is waiting (tests check that a full window really waits).
+    var hasWaiter: Bool { state.withLock { $0.waiter != nil } }
+
     /// Counts a revision about to be sent, with its body's size.
     func started(bytes: Int) {
         state.withLock { state in

@@ -16,13 +16,16 @@ import TestSupport
             }
             let replicator = localReplicator(source, target, .push)
             let seen = Locked<[Replicator.Status]>([])
-            let token = replicator.addChangeListener { change in seen.withLock { $0.append(change.status) } }
-            let final = await replicator.runToCompletion()
-            // Listeners are called on their queue after the status stream ended: wait for it.
-            for _ in 0..<500 where seen.withLock({ $0.last?.activity }) != .stopped {
-                try await Task.sleep(nanoseconds: 10_000_000)
+            let delivery = DispatchQueue(label: "test.progress")
+            let token = replicator.addChangeListener(withQueue: delivery) { change in
+                seen.withLock { $0.append(change.status) }
             }
-            try await Task.sleep(nanoseconds: 100_000_000)  // a late duplicate would arrive meanwhile
+            let final = await replicator.runToCompletion()
+            // Every status the replicator will ever hand out is queued by now, on its own queue
+            // (coalesced progress) or on ours: drain both, in that order, and a late duplicate
+            // is among what was seen.
+            replicator.listenerQueue.sync {}
+            delivery.sync {}
             replicator.removeChangeListener(withToken: token)
             let statuses = seen.withLock { $0 }
             #expect(final.error == nil)

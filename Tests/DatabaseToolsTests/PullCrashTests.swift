@@ -26,6 +26,18 @@ import TestSupport
         }
     }
 
+    /// The bytes of every file in a bundle (the pull's progress as the disk sees it).
+    static func bundleBytes(_ path: String) -> Int {
+        guard let files = FileManager.default.enumerator(atPath: path) else { return 0 }
+        var total = 0
+        for case let file as String in files {
+            // allowed: a file the pull removed meanwhile counts 0
+            let size = try? FileManager.default.attributesOfItem(atPath: path + "/" + file)[.size] as? Int
+            total += size ?? 0
+        }
+        return total
+    }
+
     @Test(arguments: StorageEngineKind.allCases)
     func aKilledPullResumesWithNoBlobMissingOrOrphaned(engine: StorageEngineKind) async throws {
         let directory = try TemporaryDirectory()
@@ -46,16 +58,18 @@ import TestSupport
         var random = SplitMix64(seed: engine == .sqlite ? 11 : 12)
         var kills = 0
         for _ in 0..<3 {
-            let delay = Double.random(in: 0.15...1.2, using: &random)
+            // The kill's point in the pull: once it has written this many bytes (an event in the
+            // pull, not a delay that a slow machine could outlast or a fast one never reach).
+            let written = Int.random(in: 16_000...400_000, using: &random)
             kills += try await onOwnThread {
+                let before = Self.bundleBytes(puller)
                 let process = Process()
                 process.executableURL = cblite
                 process.arguments = ["pull", puller, url]
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice
                 try process.run()
-                // The kill's random point in the pull: pacing of the fault, not a wait for work.
-                Thread.sleep(forTimeInterval: delay)
+                while process.isRunning, Self.bundleBytes(puller) - before < written { usleep(1_000) }
                 let running = process.isRunning
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()

@@ -30,8 +30,13 @@ import TestSupport
         #expect(original != Data("changed".utf8))
     }
 
+    /// Each kind names an engine of its own: a parameterized test over the kinds really runs
+    /// twice against different engines (a kind mapped to the other engine's files fails this).
     @Test(arguments: StorageEngineKind.allCases)
-    func everyEngineHasAName(engine: StorageEngineKind) {
-        #expect(!engine.rawValue.isEmpty)
+    func everyKindNamesADistinctEngine(engine: StorageEngineKind) throws {
+        #expect(StorageEngineKind(rawValue: engine.rawValue) == engine)
+        let directory = try TemporaryDirectory()
+        #expect(engine.dataFilePath(in: directory) != engine.other.dataFilePath(in: directory))
+        #expect(engine.other.other == engine && engine.other != engine)
     }
 }
