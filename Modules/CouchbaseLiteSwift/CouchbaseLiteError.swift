@@ -1,4 +1,5 @@
 import LiteDatabase
+import LiteQuery
 import LiteStorage
 
 /// The error every Couchbase Lite call throws: a code from the 2.x `CBLErrorDomain`, a message a
@@ -121,6 +122,16 @@ extension CouchbaseLiteError {
     /// Carries a database-core error over with the same number.
     init(_ error: DatabaseError) {
         self.init(Code(rawValue: error.code.rawValue), error.message, underlying: error.underlying ?? error)
+    }
+
+    /// Carries a query error over: `invalidQuery`, or `missingIndex` for a search of an index
+    /// that does not exist.
+    init(_ error: QueryError) {
+        let code: Code = switch error.kind {
+        case .invalidQuery: .invalidQuery
+        case .missingIndex: .missingIndex
+        }
+        self.init(code, error.description, underlying: error)
     }
 
     /// Runs `body`, turning lower modules' errors into `CouchbaseLiteError`s.

@@ -82,7 +82,8 @@ package enum QueryExecutor {
                 throw QueryError("a query can search the full-text index \"\(name)\" once", at: "WHERE")
             }
             guard let index = FullTextIndex.named(name, in: core) else {
-                throw QueryError("there is no full-text index named \"\(name)\"; create it with createIndex", at: "WHERE")
+                throw QueryError("there is no full-text index named \"\(name)\"; create it with createIndex", at: "WHERE",
+                                 kind: .missingIndex)
             }
             do {
                 let hits = try index.search(text, in: core, offsets: query.usesMatchOffsets, byRank: false)

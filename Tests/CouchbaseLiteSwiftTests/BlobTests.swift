@@ -206,7 +206,7 @@ import TestSupport
                                                     with: "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=")
             let dangling = try MutableDocument(id: "dangling", json: missing)
             dangling.setInt(3, forKey: "n")
-            #expect(throws: CouchbaseLiteError.self) { try database.saveDocument(dangling) }
+            #expect(errorCode { try database.saveDocument(dangling) } == .notFound)
             #expect(database.document(withID: "dangling") == nil)
         }
     }

@@ -43,3 +43,17 @@ func saved(_ database: Database, _ id: String, _ data: [String: Any]) throws -> 
 func waitFor(_ semaphore: DispatchSemaphore, seconds: Double = 10) -> Bool {
     semaphore.wait(timeout: .now() + seconds) == .success
 }
+
+/// The code of the `CouchbaseLiteError` that `body` throws: nil when it throws nothing or
+/// another type, so `#expect(errorCode { … } == .notFound)` checks the promised code, not only
+/// that something failed.
+func errorCode(_ body: () throws -> Void) -> CouchbaseLiteError.Code? {
+    do {
+        try body()
+        return nil
+    } catch let error as CouchbaseLiteError {
+        return error.code
+    } catch {
+        return nil
+    }
+}

@@ -180,9 +180,9 @@ import LiteSupport
             defer { try? originalCore.close() }
             #expect(try copy.core.privateUUID() != originalCore.privateUUID(), "a copy gets new UUIDs")
             #expect(try copy.core.publicUUID() != originalCore.publicUUID())
-            #expect(throws: CouchbaseLiteError.self) {
+            #expect(errorCode {
                 try Database.copy(fromPath: path, toDatabase: "copy", withConfig: engine.config(in: directory))
-            }
+            } == .invalidParameter)
         }
     }
 

@@ -41,9 +41,10 @@ import TestSupport
                 #expect(found == Self.expected)
             }
             // Without a MATCH on that index, there are no offsets to give.
-            #expect(throws: CouchbaseLiteError.self) {
+            let unmatched = #expect(throws: CouchbaseLiteError.self) {
                 _ = try database.createQuery("SELECT MATCH_OFFSETS(byStreet) FROM _").execute().allResults()
             }
+            #expect(unmatched?.code == .invalidQuery)
         }
     }
 }

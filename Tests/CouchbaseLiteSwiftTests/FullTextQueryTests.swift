@@ -71,7 +71,7 @@ import TestSupport
 
             try reopened.deleteIndex(forName: "descFTS")
             #expect(!reopened.indexes.contains("descFTS"))
-            #expect(throws: CouchbaseLiteError.self) { _ = try matches(reopened, "pool") }
+            #expect(errorCode { _ = try matches(reopened, "pool") } == .missingIndex)
         }
     }
 

@@ -70,19 +70,19 @@ import TestSupport
                 _ = try QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.database(database))
                     .where(FullTextExpression.index(index).match(text)).execute().allResults()
             }
-            #expect(throws: CouchbaseLiteError.self) { try run("noSuchIndex", "rain") }
-            #expect(throws: CouchbaseLiteError.self) { try run("sentence", "(rain OR") }
-            #expect(throws: CouchbaseLiteError.self) { try run("sentence", "\"open phrase") }
-            #expect(throws: CouchbaseLiteError.self) { try run("sentence", "rain NEAR/x London") }
+            #expect(errorCode { try run("noSuchIndex", "rain") } == .missingIndex)
+            #expect(errorCode { try run("sentence", "(rain OR") } == .invalidQuery)
+            #expect(errorCode { try run("sentence", "\"open phrase") } == .invalidQuery)
+            #expect(errorCode { try run("sentence", "rain NEAR/x London") } == .invalidQuery)
             // MATCH outside WHERE.
-            #expect(throws: CouchbaseLiteError.self) {
+            #expect(errorCode {
                 _ = try database.createQuery("SELECT MATCH(sentence, 'rain') FROM _").execute().allResults()
-            }
+            } == .invalidQuery)
             // An unknown language chosen for a new index.
-            #expect(throws: CouchbaseLiteError.self) {
+            #expect(errorCode {
                 try database.createIndex(IndexBuilder.fullTextIndex(items: FullTextIndexItem.property("sentence"))
                     .language("klingon"), withName: "klingon")
-            }
+            } == .invalidParameter)
             #expect(!database.indexes.contains("klingon"))
         }
     }

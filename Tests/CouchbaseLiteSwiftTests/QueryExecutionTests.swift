@@ -205,13 +205,13 @@ import TestSupport
             let arity = #expect(throws: CouchbaseLiteError.self) {
                 try database.createQuery(json: #"{"WHERE":["BETWEEN",[".a"],1]}"#).execute()
             }
-            #expect(arity?.message.contains("BETWEEN takes 3") == true)
+            #expect(arity?.code == .invalidQuery && arity?.message.contains("BETWEEN takes 3") == true)
             let parameter = #expect(throws: CouchbaseLiteError.self) {
                 try QueryBuilder.select(SelectResult.all()).from(DataSource.database(database))
                     .where(Expression.property("a").equalTo(Expression.parameter("unset"))).execute()
             }
-            #expect(parameter?.message.contains("$unset") == true)
-            #expect(throws: CouchbaseLiteError.self) { try database.createQuery(json: "{not json") }
+            #expect(parameter?.code == .invalidQuery && parameter?.message.contains("$unset") == true)
+            #expect(errorCode { _ = try database.createQuery(json: "{not json") } == .invalidQuery)
         }
     }
 }

@@ -36,7 +36,7 @@ import Fleece
         try database.saveDocument(MutableDocument(id: "doc-051").setInt(51, forKey: "n"))
         #expect(database.count == 51)
         // Deleting an already-deleted document changes nothing.
-        #expect(throws: CouchbaseLiteError.self) { try database.deleteDocument(MutableDocument(id: "doc-052")) }
+        #expect(errorCode { try database.deleteDocument(MutableDocument(id: "doc-052")) } == .notFound)
         #expect(database.count == 51)
         try database.deleteDocument(try #require(database.document(withID: "doc-051")))
         #expect(database.count == 50)

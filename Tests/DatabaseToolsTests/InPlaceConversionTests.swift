@@ -103,7 +103,8 @@ import TestSupport
             try makeDatabase(engine, in: directory)
             let open = try Database(name: "app", config: config(directory, engine))
             defer { try? open.close() }
-            #expect(throws: CouchbaseLiteError.self) { try Database(name: "app", config: config(directory, engine.other)) }
+            let busy = #expect(throws: CouchbaseLiteError.self) { try Database(name: "app", config: config(directory, engine.other)) }
+            #expect(busy?.code == .busy)
             #expect(open.count == 31)
             #expect(open.document(withID: "doc-3") != nil)
         }

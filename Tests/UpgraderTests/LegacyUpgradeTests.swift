@@ -59,9 +59,10 @@ import LiteSupport
     @Test func afterDecliningTheUpgradeOpeningWithUpgradesAllowedUpgrades() throws {
         let directory = try TemporaryDirectory()
         let copy = try UpgradedFixture("android120", in: directory)
-        #expect(throws: CouchbaseLiteError.self) {
+        let declined = #expect(throws: CouchbaseLiteError.self) {
             try Database(name: copy.name, config: copy.configuration(.sqlite, upgrades: false))
         }
+        #expect(declined?.code == .databaseTooOld)
         try copy.expectUpgradedContents(.sqlite)
     }
 

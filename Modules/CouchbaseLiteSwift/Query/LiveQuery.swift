@@ -148,7 +148,7 @@ extension Query {
         do {
             return (compiled.columnNames, try QueryExecutor.run(compiled, in: database.core, parameters: values))
         } catch let error as QueryError {
-            throw CouchbaseLiteError(.invalidQuery, error.description, underlying: error)
+            throw CouchbaseLiteError(error)
         } catch let error as DatabaseError {
             throw CouchbaseLiteError(error)
         }

@@ -21,7 +21,7 @@ extension Query {
             let plan = try QueryExecutor.explain(compiled, in: database.core, parameters: try parameterValues())
             return "\(jsonRepresentation)\nplan: \(plan); columns: " + compiled.columnNames.joined(separator: ", ")
         } catch let error as QueryError {
-            throw CouchbaseLiteError(.invalidQuery, error.description, underlying: error)
+            throw CouchbaseLiteError(error)
         }
     }
 
@@ -33,7 +33,7 @@ extension Query {
         do {
             return (try CompiledQuery(json: jsonRepresentation, databaseName: database.name), database)
         } catch let error as QueryError {
-            throw CouchbaseLiteError(.invalidQuery, error.description, underlying: error)
+            throw CouchbaseLiteError(error)
         }
     }
 
@@ -81,7 +81,7 @@ extension Database {
         do {
             return Query(json: try SQLPlusPlusParser.json(from: query), database: self)
         } catch let error as QueryError {
-            throw CouchbaseLiteError(.invalidQuery, error.description, underlying: error)
+            throw CouchbaseLiteError(error)
         }
     }
 }
