@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import BLIP
 
-@Suite struct BLIPPropertiesTests {
+@Suite(.ownThreads) struct BLIPPropertiesTests {
     @Test func keepsInsertionOrderAndUniqueKeys() {
         var properties: BLIPProperties = ["Profile": "rev", "id": "doc"]
         properties["id"] = "other"

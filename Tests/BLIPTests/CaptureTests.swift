@@ -5,7 +5,7 @@ import TestSupport
 
 /// Real Couchbase Lite 2.8 traffic: every frame decodes, the messages are those the
 /// independent transcript lists, ACK decisions match, and the writer reproduces the frames.
-@Suite struct CaptureTests {
+@Suite(.ownThreads) struct CaptureTests {
     /// What decoding a capture produced.
     struct Decoded {
         /// Completed messages per direction, in completion order.

@@ -3,7 +3,7 @@ import TestSupport
 @testable import BLIP
 
 /// BLIPConnection over an in-memory transport pair.
-@Suite struct ConnectionTests {
+@Suite(.ownThreads) struct ConnectionTests {
     /// Two started connections; the server answers every request with `handler`.
     static func pair(maxMessageSize: Int = BLIPFrameReader.defaultMaxMessageSize,
                      handler: @escaping @Sendable (BLIPIncomingRequest) async -> Void = echo)
@@ -255,7 +255,7 @@ import TestSupport
 }
 
 /// The outbox's flow control, step by step (no transport).
-@Suite struct OutboxFlowControlTests {
+@Suite(.ownThreads) struct OutboxFlowControlTests {
     @Test func bigMessagePausesUntilAcknowledged() throws {
         var state = BLIPConnectionState(maxMessageSize: 1 << 20)
         var generator = SplitMix64(seed: 1)

@@ -6,7 +6,7 @@ import TestSupport
 /// varints, flags, checksums, reassembly, ACKs), the inflate stream and the properties codec.
 /// Seeds are the real Couchbase Lite 2.8 captures. Every input is read or refused with a
 /// `BLIPError`; nothing is buffered past the reader's `maxMessageSize`.
-@Suite struct FrameFuzzTests {
+@Suite(.ownThreads) struct FrameFuzzTests {
     /// The limit the fuzzed readers run with: small, so a length or inflate bomb would show.
     static let limit = 1 << 20
 

@@ -4,7 +4,7 @@ import TestSupport
 @testable import BLIP
 
 /// Writer → reader round trips, zlib interoperability, and malformed input.
-@Suite struct FrameTests {
+@Suite(.ownThreads) struct FrameTests {
     @Test(arguments: [1 as UInt64, 2, 3, 4])
     func randomMessagesRoundTripThroughWriterAndReader(seed: UInt64) throws {
         var generator = SplitMix64(seed: seed)

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Bodies that are never held whole: replies read from a ``BLIPBodySource`` as their frames go
 /// out, and replies whose body is handed on frame by frame as it arrives (blobs, issue 14).
-@Suite struct StreamedBodyTests {
+@Suite(.ownThreads) struct StreamedBodyTests {
     /// Gives a byte array in reads, as a blob file would.
     final class ArraySource: BLIPBodySource, @unchecked Sendable {
         // @unchecked: read by one connection's writer at a time, under its lock.

@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 @testable import BLIP
 
-@Suite struct VarintTests {
+@Suite(.ownThreads) struct VarintTests {
     @Test func knownEncodings() {
         #expect(BLIPVarint.encode(0) == [0])
         #expect(BLIPVarint.encode(0x7F) == [0x7F])

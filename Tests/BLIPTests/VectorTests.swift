@@ -4,7 +4,7 @@ import TestSupport
 @testable import BLIP
 
 /// The byte-exact vectors in blip-vectors.json (go-blip's tests; Sync Gateway's BLIP).
-@Suite struct VectorTests {
+@Suite(.ownThreads) struct VectorTests {
     static func vectors() throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Fixtures.data("blip/blip-vectors.json")) as? [String: Any])
     }

@@ -3,7 +3,7 @@ import BlobStore
 import Foundation
 import Testing
 
-@Suite struct BlobKeyTests {
+@Suite(.ownThreads) struct BlobKeyTests {
     @Test func keyStringParsesAndPrintsTheSameText() throws {
         let text = "sha1-P1i5kI/sosq745/9BDR7kEghKps="
         let key = try BlobKey(text)

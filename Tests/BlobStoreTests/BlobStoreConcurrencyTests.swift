@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct BlobStoreConcurrencyTests {
+@Suite(.ownThreads) struct BlobStoreConcurrencyTests {
     @Test func concurrentWritersOfTheSameContentStoreOneBlob() async throws {
         let directory = try TemporaryDirectory()
         let store = TestContent.store(in: directory)

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Blob files written by the real Couchbase Lite 2.0 and 1.x.
-@Suite struct BlobStoreFixtureTests {
+@Suite(.ownThreads) struct BlobStoreFixtureTests {
     private static let attach1 = "sha1-P1i5kI/sosq745/9BDR7kEghKps="
     private static let attach2 = "sha1-iTebnQazmdAhRBH64y9E6JqwSoc="
 

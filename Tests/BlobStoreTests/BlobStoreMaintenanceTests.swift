@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct BlobStoreMaintenanceTests {
+@Suite(.ownThreads) struct BlobStoreMaintenanceTests {
     private func writeSeveral(_ store: BlobStore, count: Int) throws -> [BlobKey] {
         try (0..<count).map { try store.write(Data("blob number \($0)".utf8)) }
     }

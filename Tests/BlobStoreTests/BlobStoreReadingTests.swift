@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct BlobStoreReadingTests {
+@Suite(.ownThreads) struct BlobStoreReadingTests {
     @Test func readerGivesTheContentInChunks() throws {
         let directory = try TemporaryDirectory()
         let store = TestContent.store(in: directory)

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct BlobStoreWritingTests {
+@Suite(.ownThreads) struct BlobStoreWritingTests {
     @Test func dataRoundTrips() throws {
         let directory = try TemporaryDirectory()
         let store = TestContent.store(in: directory)

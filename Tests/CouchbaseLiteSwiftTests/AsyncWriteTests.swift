@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Async writes wait as suspended tasks on the database's writer queue.
-@Suite struct AsyncWriteTests {
+@Suite(.ownThreads) struct AsyncWriteTests {
     @Test(arguments: StorageEngineKind.allCases)
     func concurrentAsyncWritesAllCommit(engine: StorageEngineKind) async throws {
         let directory = try TemporaryDirectory()

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// A blob shared between documents saved at the same time, and blobs kept in sets.
-@Suite struct BlobSafetyTests {
+@Suite(.ownThreads) struct BlobSafetyTests {
     /// Two documents holding one stream blob, saved on two threads at once: the stream must be
     /// read once, whole, and both documents must refer to its full content.
     @Test(arguments: StorageEngineKind.allCases)

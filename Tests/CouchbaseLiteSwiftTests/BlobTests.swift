@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct BlobTests {
+@Suite(.ownThreads) struct BlobTests {
     private func sha1Digest(_ data: Data) -> String {
         "sha1-" + Data(Insecure.SHA1.hash(data: data)).base64EncodedString()
     }
@@ -187,7 +187,7 @@ import TestSupport
 
 /// A document made from JSON that names a blob by its metadata can be edited and saved again
 /// when the database holds that content, and gets a clear error when it does not.
-@Suite struct BlobMetadataInJSONTests {
+@Suite(.ownThreads) struct BlobMetadataInJSONTests {
     @Test(arguments: StorageEngineKind.allCases)
     func aBlobNamedInJSONCanBeSavedAfterAnEdit(engine: StorageEngineKind) throws {
         try withDatabase(engine) { database, _ in

@@ -7,7 +7,7 @@ import TestSupport
 /// An application that blocks every thread of Swift's cooperative pool (synchronous work in
 /// `Task`s) must not stop its replication or its live queries: they run on threads of their own
 /// (docs/decisions.md, Replication-31), as Couchbase Lite's replicator does.
-@Suite struct BusyApplicationTests {
+@Suite(.ownThreads) struct BusyApplicationTests {
     /// How long the pool is held: the ten seconds.
     static let busySeconds = 10.0
 

@@ -6,7 +6,7 @@ import TestSupport
 /// A continuous pull that started into an empty database (so its first listing skipped
 /// deletions, as LiteCore's `activeOnly`) still gets the deletions made after it caught up
 /// (found by the soak test: they never arrived).
-@Suite struct ContinuousPullDeletionTests {
+@Suite(.ownThreads) struct ContinuousPullDeletionTests {
     @Test(.timeLimit(.minutes(1)), .ownThreads, arguments: enginePairs)
     func deletionsAfterCatchingUpReachAPullThatStartedEmpty(engines: (StorageEngineKind, StorageEngineKind)) async throws {
         try await withTwoDatabases(engines) { source, target, _ in

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 import LiteSupport
 
-@Suite struct DatabaseTests {
+@Suite(.ownThreads) struct DatabaseTests {
     @Test(arguments: StorageEngineKind.allCases)
     func saveUpdateAndDelete(engine: StorageEngineKind) throws {
         try withDatabase(engine) { database, _ in

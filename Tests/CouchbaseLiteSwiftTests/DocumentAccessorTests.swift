@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct DocumentAccessorTests {
+@Suite(.ownThreads) struct DocumentAccessorTests {
     private static let date = Date(timeIntervalSince1970: 1_600_000_000.5)
 
     private func sample() -> MutableDocument {

@@ -10,7 +10,7 @@ import Testing
 /// those of the general path that turns every value into a Swift value first: checked over
 /// generated documents (every kind of number, strings, nulls, booleans, nested containers,
 /// blobs) and generated edits.
-@Suite struct DocumentEncoderPropertyTests {
+@Suite(.ownThreads) struct DocumentEncoderPropertyTests {
     private static let scalars = ["0", "-1", "1", "127", "2048", "-2049", "4294967296", "18446744073709551615",
                                   "9223372036854775807", "-9223372036854775808", "1.5", "2.0", "-0.0", "0.1", "1e300",
                                   "3.4028234663852886e38", "true", "false", "null", #""""#, #""x""#, #""hotel""#,

@@ -6,7 +6,7 @@ import TestSupport
 /// Issue 14's acceptance: a proxy between a replicator and a listener drops connections at
 /// random byte offsets, delays and splits what it forwards, or flips a byte inside a BLIP frame;
 /// each push-pull ends in a clean retry or a clear error, never in lost or duplicated documents.
-@Suite struct FaultInjectionTests {
+@Suite(.ownThreads) struct FaultInjectionTests {
     /// One kind of fault, applied to the first connections (later ones are clean).
     enum Fault: String, CaseIterable, Sendable {
         case dropAtRandomOffsets, delayAndSplit, corruptAFrameToTheClient, corruptAFrameToTheServer

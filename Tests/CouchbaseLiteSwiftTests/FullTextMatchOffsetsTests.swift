@@ -5,7 +5,7 @@ import TestSupport
 
 /// `FullTextFunction.matchOffsets` gives the matched words' byte ranges for highlighting — the
 /// ones LiteCore's c4QueryTest "FTS single property" expects on `query/names_100.json`.
-@Suite struct FullTextMatchOffsetsTests {
+@Suite(.ownThreads) struct FullTextMatchOffsetsTests {
     /// LiteCore's expectation: (document, start, length) of "Hwy" in contact.address.street.
     private static let expected: [String: [Int]] = [
         "0000013": [10, 3], "0000015": [11, 3], "0000043": [12, 3], "0000044": [12, 3], "0000052": [11, 3],

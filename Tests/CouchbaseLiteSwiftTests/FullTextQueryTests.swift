@@ -6,7 +6,7 @@ import TestSupport
 /// The guide's full-text search through the public API, on the travel hotels, both engines:
 /// the index answers exactly as a brute-force word scan of the same texts, stays up to date
 /// across saves, reopens and deletes, and orders by rank.
-@Suite struct FullTextQueryTests {
+@Suite(.ownThreads) struct FullTextQueryTests {
     private func withHotels<T>(_ engine: StorageEngineKind, _ body: (Database, TemporaryDirectory) throws -> T) throws -> T {
         try withDatabase(engine) { database, directory in
             let lines = String(decoding: try Fixtures.data("travel/travel.hotels.jsonl"), as: UTF8.self)

@@ -6,7 +6,7 @@ import TestSupport
 /// Full-text search through the public API with LiteCore's and the iOS tests' data
 /// (`query/sentences.json`), combined with other clauses, and every bad input as a clear
 /// `CouchbaseLiteError`.
-@Suite struct FullTextSentencesQueryTests {
+@Suite(.ownThreads) struct FullTextSentencesQueryTests {
     /// The 36 sentences, IDs `0000001`… by line, and an index `sentence` as the iOS test makes it
     /// (language nil, ignoreAccents false).
     private func withSentences<T>(_ engine: StorageEngineKind, _ body: (Database) throws -> T) throws -> T {

@@ -6,7 +6,7 @@ import TestSupport
 /// Keep-alive (issue 14): the replicator pings at its `heartbeat` interval and treats a ping
 /// left unanswered as a dropped connection, so a peer that went silent without TCP noticing is
 /// left and the replication retried.
-@Suite struct HeartbeatTests {
+@Suite(.ownThreads) struct HeartbeatTests {
     @Test(.timeLimit(.minutes(2)), .ownThreads, arguments: StorageEngineKind.allCases)
     func aSilentPeerIsNoticedAndTheReplicatorReconnects(engine: StorageEngineKind) async throws {
         try await withTwoDatabases((engine, engine)) { client, server, _ in

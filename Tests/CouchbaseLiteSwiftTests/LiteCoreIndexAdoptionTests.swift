@@ -16,7 +16,7 @@ import TestSupport
 /// our saves, an index of ours and the adoption: `check` passes, `info -v` lists only `index1`,
 /// and `firstName = 'Zed'` runs as `SEARCH _doc USING INDEX index1 (<expr>=?)` returning our
 /// document; after our `drop-index index1` it lists no index and the query is a `SCAN`.
-@Suite struct LiteCoreIndexAdoptionTests {
+@Suite(.ownThreads) struct LiteCoreIndexAdoptionTests {
     private static let fixture = "v2/upgrade_2.8_index.cblite2"
     private static let name = "upgrade_2.8_index"
 

@@ -7,7 +7,7 @@ import TestSupport
 /// couchbase-lite-core 2.8.9 `c4QueryTest.cc` and couchbase-lite-ios 2.8.4 `QueryTest.swift`) on
 /// their data sets, as JSON queries, once per engine. Expected rows are read from the fixture;
 /// the queries are its WHERE/WHAT/FROM texts written as JSON.
-@Suite struct LiteCoreQueryFixtureTests {
+@Suite(.ownThreads) struct LiteCoreQueryFixtureTests {
     /// The expected values of a case of `expectations.json`.
     private static var cases: [String: [[String: Any]]] {
         guard let data = try? Fixtures.data("query/expectations.json"),   // allowed: a missing fixture fails every lookup below
@@ -234,7 +234,7 @@ import TestSupport
 }
 
 /// The join and UNNEST cases written as SQL++ give the JSON queries' rows.
-@Suite struct SQLPlusPlusJoinTests {
+@Suite(.ownThreads) struct SQLPlusPlusJoinTests {
     @Test(arguments: StorageEngineKind.allCases)
     func joinsAndUnnestInSQLPlusPlus(engine: StorageEngineKind) throws {
         try withDatabase(engine) { database, _ in

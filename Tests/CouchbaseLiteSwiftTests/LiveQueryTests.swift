@@ -7,7 +7,7 @@ import TestSupport
 
 /// Live queries: the first results arrive without a commit, a commit that changes the results
 /// is reported once, one that does not is not reported, and a removed listener never fires.
-@Suite struct LiveQueryTests {
+@Suite(.ownThreads) struct LiveQueryTests {
     @Test(arguments: StorageEngineKind.allCases)
     func liveQueriesReportChangedResultsOnly(engine: StorageEngineKind) throws {
         try withDatabase(engine) { database, _ in
@@ -62,7 +62,7 @@ import TestSupport
 
 /// A burst of commits (coalesced into fewer runs when they come faster than the query runs):
 /// the listener hears results that only move forward and end in the final ones.
-@Suite struct LiveQueryBurstTests {
+@Suite(.ownThreads) struct LiveQueryBurstTests {
     @Test(arguments: StorageEngineKind.allCases)
     func aBurstOfCommitsEndsInTheFinalResults(engine: StorageEngineKind) throws {
         try withDatabase(engine) { database, _ in

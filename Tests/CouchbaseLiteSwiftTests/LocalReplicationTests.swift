@@ -6,7 +6,7 @@ import TestSupport
 
 /// Replication between two local databases (`DatabaseEndpoint`), over the same protocol as
 /// a network replication, for every pairing of engines.
-@Suite struct LocalReplicationTests {
+@Suite(.ownThreads) struct LocalReplicationTests {
     @Test(arguments: enginePairs.indices)
     func pushCopiesDocumentsWithTheirRevisionIDsAndBlobs(pair: Int) async throws {
         try await withTwoDatabases(enginePairs[pair]) { source, target, _ in

@@ -8,7 +8,7 @@ import TestSupport
 @testable import LiteDatabase
 
 /// Failures on paths that read, count or check never pass silently for success.
-@Suite(.serialized) struct LoudFailureTests {
+@Suite(.serialized, .ownThreads) struct LoudFailureTests {
     /// Collects error messages the database logs.
     final class Collector: CustomLogger {
         let messages = Locked<[String]>([])

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Replication over WebSocket: a `URLEndpointListener` serving one database, a `Replicator`
 /// with a `URLEndpoint` on the other, on loopback.
-@Suite struct NetworkReplicationTests {
+@Suite(.ownThreads) struct NetworkReplicationTests {
     /// Starts a listener on `target` and runs `body` with its URL.
     func withListener<T>(_ target: Database, configure: (inout URLEndpointListenerConfiguration) -> Void = { $0.disableTLS = true },
                          _ body: (URL, URLEndpointListener) async throws -> T) async throws -> T {

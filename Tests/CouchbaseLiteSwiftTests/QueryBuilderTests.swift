@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The builder API compiles to Couchbase Lite's JSON query syntax (LiteCore's `JSON-Query-Schema`).
-@Suite struct QueryBuilderTests {
+@Suite(.ownThreads) struct QueryBuilderTests {
     private func withQueryDatabase(_ body: (Database) throws -> Void) throws {
         try withDatabase(.sqlite) { database, _ in try body(database) }
     }

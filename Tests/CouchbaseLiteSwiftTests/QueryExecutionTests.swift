@@ -7,7 +7,7 @@ import TestSupport
 /// c4QueryTest cases on names_100 (as JSON queries) and the iOS QueryTest cases (through the
 /// builder), on both engines. The engine scans (indexes come next); joins, UNNEST and MATCH are
 /// not supported yet and are left out here.
-@Suite struct QueryExecutionTests {
+@Suite(.ownThreads) struct QueryExecutionTests {
     /// A database holding names_100.json, IDs `0000001`… (LiteCore's) or `doc-001`… (iOS's).
     private func withNames<T>(_ engine: StorageEngineKind, ids: (Int) -> String,
                               _ body: (Database) throws -> T) throws -> T {

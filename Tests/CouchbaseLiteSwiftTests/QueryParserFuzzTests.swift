@@ -7,7 +7,7 @@ import LiteQuery
 /// compiler (`CompiledQuery(json:databaseName:)`) with structurally mutated real queries, and
 /// the SQL++ parser with mutated real statements. Every input compiles or is refused with a
 /// `QueryError`; SQL++ the parser accepts becomes valid JSON.
-@Suite struct QueryParserFuzzTests {
+@Suite(.ownThreads) struct QueryParserFuzzTests {
     /// JSON queries in the shapes the platforms' QueryBuilder writes (LiteCore's c4QueryTest
     /// cases and the iOS QueryTest ones, as JSON).
     static let jsonSeeds: [String] = [

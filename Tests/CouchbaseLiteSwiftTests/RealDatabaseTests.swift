@@ -8,7 +8,7 @@ import Fleece
 
 /// Databases made by real Couchbase Lite (shared/fixtures/v2), opened with the public API, and
 /// databases made here checked against Couchbase Lite's on-disk formats.
-@Suite struct RealDatabaseTests {
+@Suite(.ownThreads) struct RealDatabaseTests {
     private func openFixture(_ path: String, name: String, in directory: TemporaryDirectory) throws -> Database {
         try Fixtures.copy(path, into: directory)
         let config = DatabaseConfiguration()

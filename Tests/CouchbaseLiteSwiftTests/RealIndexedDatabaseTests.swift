@@ -10,7 +10,7 @@ import TestSupport
 /// expression index over `fl_value`): saving, updating and deleting work, and SQLite's own
 /// integrity check — which recomputes every index entry from its expression — finds the index
 /// exactly right afterwards, so real Couchbase Lite can keep using it.
-@Suite struct RealIndexedDatabaseTests {
+@Suite(.ownThreads) struct RealIndexedDatabaseTests {
     private func json(_ text: String) -> (FleeceEncoder) throws -> Void {
         { encoder in try Array(text.utf8).withUnsafeBytes { try JSONConverter.write(json: $0, to: encoder) } }
     }

@@ -1,13 +1,14 @@
 import Foundation
 import PropertyBased
 import Testing
+import TestSupport
 @testable import LiteQuery
 
 /// `REGEXP_LIKE()` and friends moved from `NSRegularExpression` (ICU) to Swift's `Regex`, so that
 /// the tools need not link Foundation (Tools-18); on generated patterns of the common syntax and
 /// generated ASCII texts, the two must find a match in the same cases. Beyond ASCII the classes
 /// follow Couchbase Lite 2.8, whose ECMAScript `std::regex` counts only ASCII as `\w`, `\d`, `\s`.
-@Suite struct RegexMatchPropertyTests {
+@Suite(.ownThreads) struct RegexMatchPropertyTests {
     private static let pieces = ["a", "b", "c", ".", "a*", "b+", "c?", "[ab]", "[^a]", "(ab|c)", "^", "$",
                                  "\\d", "\\s", "\\w+", "x{2}", "a|b", "(?:ba)+", "[a-c]{1,2}", "\\.", "_"]
 

@@ -7,7 +7,7 @@ import TestSupport
 /// Progress-only statuses are coalesced (a listener gets the newest of those that arrived
 /// while one was queued); what listeners see must still be in order, end with exactly one
 /// `.stopped` carrying the final counts, and never go backwards.
-@Suite struct ReplicatorProgressTests {
+@Suite(.ownThreads) struct ReplicatorProgressTests {
     @Test(arguments: enginePairs.indices)
     func listenersSeeOrderedProgressEndingInOneFinalStoppedStatus(pair: Int) async throws {
         try await withTwoDatabases(enginePairs[pair]) { source, target, _ in

@@ -6,7 +6,7 @@ import TestSupport
 /// Saving the same JSON texts in the same order gives the revision IDs real Couchbase Lite 2.8
 /// gives (measured with its `cblite put` on a new database): the bodies' Fleece bytes, and so
 /// their SHA-1 digests, are the same — text key order and shared-key numbering included.
-@Suite struct RevisionIDCompatibilityTests {
+@Suite(.ownThreads) struct RevisionIDCompatibilityTests {
     /// (ID, JSON, the revision ID Couchbase Lite 2.8 gave), saved in this order.
     static let saves: [(String, String, String)] = [
         ("d1", #"{"name":"Zed","type":"hotel","n":3,"f":1.5,"tags":["a","b"],"geo":{"lat":1.25,"lon":-3}}"#,
@@ -33,7 +33,7 @@ import TestSupport
 /// For generated JSON texts (random key orders, every kind of value) saved one after another
 /// into a new database, each stored revision ID is the SHA-1 of the independent encoder model's
 /// bytes for the same text with the same shared-key state — the rule Couchbase Lite 2.8 uses.
-@Suite struct RevisionIDModelPropertyTests {
+@Suite(.ownThreads) struct RevisionIDModelPropertyTests {
     @Test(arguments: StorageEngineKind.allCases)
     func revisionIDsFollowTheModel(engine: StorageEngineKind) throws {
         try withDatabase(engine) { database, _ in

@@ -5,7 +5,7 @@ import TestSupport
 
 /// SQL++ strings give the same rows as the same queries written with the builder (and as JSON),
 /// on both engines; syntax errors name the position; arbitrary text never crashes the parser.
-@Suite struct SQLPlusPlusTests {
+@Suite(.ownThreads) struct SQLPlusPlusTests {
     private func withNames<T>(_ engine: StorageEngineKind, _ body: (Database) throws -> T) throws -> T {
         try withDatabase(engine) { database, _ in
             let lines = String(decoding: try Fixtures.data("query/names_100.json"), as: UTF8.self)

@@ -8,7 +8,7 @@ import TestSupport
 /// ANDed comparisons on nested paths, array indexes (also from the end) and keys the shared-key
 /// table does not hold, the rows equal those of `NOT NOT p` (same truth value, terms hidden from
 /// the filter), on both engines.
-@Suite struct ScanFilterQueryPropertyTests {
+@Suite(.ownThreads) struct ScanFilterQueryPropertyTests {
     private static let longKey = "aVeryLongKeyNameOverSixteen"
 
     private static func randomValue(_ random: inout SplitMix64, depth: Int = 0) -> Any? {

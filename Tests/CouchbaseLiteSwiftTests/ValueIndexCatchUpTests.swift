@@ -11,7 +11,7 @@ import TestSupport
 /// real Couchbase Lite, which knows nothing of our index stores, or here by a `DatabaseCore`
 /// with no indexer registered) leave it behind, and opening the database catches it up — by
 /// sequence, or by rebuilding when documents were purged. Both engines.
-@Suite struct ValueIndexCatchUpTests {
+@Suite(.ownThreads) struct ValueIndexCatchUpTests {
     private static let definition = #"[[".v"]]"#
 
     private func json(_ text: String) -> (FleeceEncoder) throws -> Void {

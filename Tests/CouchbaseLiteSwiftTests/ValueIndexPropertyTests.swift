@@ -6,7 +6,7 @@ import TestSupport
 /// For random documents and random predicates, a query planned on a value index returns exactly
 /// the rows of the full scan, before and after the documents change (the index follows saves,
 /// deletions and purges), on both engines.
-@Suite struct ValueIndexPropertyTests {
+@Suite(.ownThreads) struct ValueIndexPropertyTests {
     private static func randomValue(_ random: inout SplitMix64) -> Any? {
         switch Int.random(in: 0...9, using: &random) {
         case 0: return nil                       // property missing
@@ -117,7 +117,7 @@ import TestSupport
 
 /// ORDER BY with LIMIT keeps only the first rows while reading (a top-N): the rows are exactly
 /// the full sort's slice, ties in the same order, for random documents, keys and limits.
-@Suite struct TopNPropertyTests {
+@Suite(.ownThreads) struct TopNPropertyTests {
     @Test(arguments: StorageEngineKind.allCases)
     func orderByWithLimitEqualsTheSortedSlice(engine: StorageEngineKind) throws {
         try withDatabase(engine) { database, _ in
@@ -152,7 +152,7 @@ import TestSupport
 /// ORDER BY … LIMIT served by reading an index in order (and stopping early) returns exactly the
 /// rows of the unindexed plan, ties included, forwards and backwards, on one and two-expression
 /// indexes.
-@Suite struct IndexOrderPropertyTests {
+@Suite(.ownThreads) struct IndexOrderPropertyTests {
     @Test(arguments: StorageEngineKind.allCases)
     func orderedIndexReadsEqualTheScan(engine: StorageEngineKind) throws {
         try withDatabase(engine) { database, _ in

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `cblite` run as a built executable: output, exit codes and one-line errors.
-@Suite struct CBLiteCommandTests {
+@Suite(.ownThreads) struct CBLiteCommandTests {
     static let commands = ["info", "ls", "cat", "revs", "put", "rm", "purge", "import", "export", "blob", "compact"]
 
     private func expectOneLineFailure(_ result: ToolRunner.Result, mentioning text: String,
@@ -318,7 +318,7 @@ import TestSupport
 
 /// `cblite put` gives the revision IDs real Couchbase Lite 2.8's `cblite put` gives for the
 /// same texts in the same order (facts measured with Couchbase Lite 2.8, issue 20).
-@Suite struct CBLitePutRevisionIDTests {
+@Suite(.ownThreads) struct CBLitePutRevisionIDTests {
     @Test(arguments: StorageEngineKind.allCases)
     func putGivesCouchbaseLite28RevisionIDs(engine: StorageEngineKind) throws {
         try withTemporaryDirectory { directory in

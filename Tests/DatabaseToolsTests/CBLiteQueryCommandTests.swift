@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `cblite query`, `index`, `indexes`, `drop-index` on the travel data, both engines.
-@Suite struct CBLiteQueryCommandTests {
+@Suite(.ownThreads) struct CBLiteQueryCommandTests {
     private func travel(_ engine: StorageEngineKind, in directory: TemporaryDirectory) throws -> String {
         let input = directory.appending("travel.jsonl").path
         var data = Data()

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The travel set plus 20 blobs pushed with `cblite push` to a listener and pulled back with
 /// `cblite pull`, for every pairing of engines: the same documents, revision IDs and blobs.
-@Suite struct CLIReplicationTests {
+@Suite(.ownThreads) struct CLIReplicationTests {
     static let pairs: [(StorageEngineKind, StorageEngineKind)] = StorageEngineKind.allCases.flatMap { first in
         StorageEngineKind.allCases.map { (first, $0) }
     }

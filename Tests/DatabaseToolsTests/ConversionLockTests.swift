@@ -8,7 +8,7 @@ import TestSupport
 /// An in-place conversion and the opens of its database exclude each other across processes:
 /// an open waits for a running conversion (it used to delete the copy being built), and a
 /// conversion refuses a database another process has open.
-@Suite struct ConversionLockTests {
+@Suite(.ownThreads) struct ConversionLockTests {
     private enum Variable {
         static let bundle = "CBL_CONVERSION_CHILD_BUNDLE"
         static let target = "CBL_CONVERSION_CHILD_TARGET"

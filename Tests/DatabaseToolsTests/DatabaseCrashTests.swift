@@ -9,7 +9,7 @@ import TestSupport
 /// each kill the database holds exactly the state after its last committed transaction, every
 /// blob a document names is there with its content, the indexes agree with a full scan, and
 /// after a compaction no blob is orphaned.
-@Suite struct DatabaseCrashTests {
+@Suite(.ownThreads) struct DatabaseCrashTests {
     static let kills = 6
 
     static func configuration(_ engine: StorageEngineKind, _ directory: TemporaryDirectory) -> DatabaseConfiguration {

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Parsing bundle paths, opening rules, and the JSON text helpers the commands print with.
-@Suite struct DatabaseLocationTests {
+@Suite(.ownThreads) struct DatabaseLocationTests {
     @Test func bundlePathIsSplitIntoDirectoryAndName() throws {
         let location = try DatabaseLocation(path: "/data/apps/travel.cblite2/")
         #expect(location.bundle.name == "travel")

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// `EngineConverter` (and `cblite-convert`) copy a database to another engine exactly.
-@Suite struct EngineConverterTests {
+@Suite(.ownThreads) struct EngineConverterTests {
     private func attachments(_ location: DatabaseLocation) throws -> FolderSnapshot {
         try FolderSnapshot(URL(fileURLWithPath: location.bundle.attachmentsPath))
     }

@@ -9,7 +9,7 @@ import TestSupport
 /// The streaming exporter writes, for every live document in ID order, exactly the line
 /// `JSONFormatting.withMeta` makes from the document (the form `cblite cat` prints): IDs that
 /// need escapes, empty bodies, nested values; deleted documents are left out.
-@Suite struct ExportFormatTests {
+@Suite(.ownThreads) struct ExportFormatTests {
     @Test(arguments: StorageEngineKind.allCases)
     func linesEqualThePerDocumentFormatting(engine: StorageEngineKind) throws {
         try withTemporaryDirectory { directory in

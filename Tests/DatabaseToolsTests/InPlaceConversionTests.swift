@@ -7,7 +7,7 @@ import TestSupport
 
 /// Converting a database in place (through `DatabaseConfiguration.storageEngine`) keeps its
 /// data, and a crash at any step leaves a database that opens with everything in it.
-@Suite struct InPlaceConversionTests {
+@Suite(.ownThreads) struct InPlaceConversionTests {
     private static let registry = DatabaseLocation.registry
 
     private func config(_ directory: TemporaryDirectory, _ engine: StorageEngineKind?) -> DatabaseConfiguration {

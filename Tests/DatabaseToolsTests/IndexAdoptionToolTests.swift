@@ -8,7 +8,7 @@ import TestSupport
 /// lastName): `cblite info` and `indexes` list it with its definition and who keeps it,
 /// `cblite-convert` carries it to the other engine and builds it there (both directions), and
 /// queries use it afterwards.
-@Suite struct IndexAdoptionToolTests {
+@Suite(.ownThreads) struct IndexAdoptionToolTests {
     private static let definition = #"[[".firstName"],[".lastName"]]"#
     private static let query = #"{"WHAT":[["._id"]],"WHERE":["=",[".firstName"],"Zed"]}"#
 

@@ -10,7 +10,7 @@ import TestSupport
 
 /// `cblite-convert` on each real 1.x database gives what opening it with the API gives, and
 /// LiteCore's upgrader expectations hold on its output.
-@Suite struct LegacyConversionTests {
+@Suite(.ownThreads) struct LegacyConversionTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var fixture: String
         var docs: [(id: String, body: String, history: [String])]

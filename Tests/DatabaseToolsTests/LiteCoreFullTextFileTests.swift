@@ -11,7 +11,7 @@ import TestSupport
 /// LiteCore's `unicodesn` tokenizer, fed by triggers): it opens, our index is built beside it
 /// with the same definition and answers as Couchbase Lite did, saves keep the FTS4 table
 /// consistent, and it converts to RocksDB and back with the index definition.
-@Suite struct LiteCoreFullTextFileTests {
+@Suite(.ownThreads) struct LiteCoreFullTextFileTests {
     private static let fixture = "v2/sentences-fts4-2.8.cblite2"
     private static let ftsTable = "\"kv_default::sentenceFTS\""
 

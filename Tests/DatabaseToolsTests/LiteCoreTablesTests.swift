@@ -9,7 +9,7 @@ import TestSupport
 /// Real Couchbase Lite files hold tables besides key stores (2.0's `kv_fts_map`, 2.8's
 /// `indexes`, SQL expression indexes): they are never taken for key stores, and their index
 /// definitions travel with a conversion.
-@Suite struct LiteCoreTablesTests {
+@Suite(.ownThreads) struct LiteCoreTablesTests {
     /// Runs SQL on a bundle's `db.sqlite3` with the raw SQLite API (as another program would).
     private func execute(_ sql: String, in bundle: URL) throws {
         var handle: OpaquePointer?

@@ -1,8 +1,9 @@
 import DatabaseTools
 import Testing
+import TestSupport
 
 /// Progress text: a bar with rate and ETA, periodic plain lines, or nothing.
-@Suite struct ProgressDisplayTests {
+@Suite(.ownThreads) struct ProgressDisplayTests {
     /// A clock the test moves by hand.
     final class Clock {
         var seconds = 0.0

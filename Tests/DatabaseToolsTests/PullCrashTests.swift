@@ -6,7 +6,7 @@ import TestSupport
 /// A pull (`cblite pull`) killed with SIGKILL at random points resumes: after the last run the
 /// puller holds exactly the server's documents and revisions, every blob a document names is
 /// there with its content, and after a compaction no blob is orphaned.
-@Suite struct PullCrashTests {
+@Suite(.ownThreads) struct PullCrashTests {
     static let documents = 800
 
     /// Document `n`: a small body; every eighth one also a blob of its own.

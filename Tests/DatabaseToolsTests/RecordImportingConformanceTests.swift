@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The exact-import extension of the storage seam behaves the same in every engine.
-@Suite struct RecordImportingConformanceTests {
+@Suite(.ownThreads) struct RecordImportingConformanceTests {
     @Test(arguments: StorageEngineKind.allCases)
     func importedRecordKeepsSequenceAndExpiration(engine: StorageEngineKind) throws {
         try withTemporaryDataFile(engine, StorageConformance.importedRecordKeepsSequenceAndExpiration)

@@ -2,11 +2,12 @@ import CommandLineSupport
 import Foundation
 import PropertyBased
 import Testing
+import TestSupport
 
 /// `cblite` parses the replication commands' arguments, then hands them to `cblite-replicate`
 /// as the command line `commandLine` writes: it must parse back to the same values whatever
 /// the values are, those starting with `-` or holding `=` and spaces included.
-@Suite struct ReplicationArgumentsTests {
+@Suite(.ownThreads) struct ReplicationArgumentsTests {
     // Characters that matter to an argument parser: dashes, `=`, spaces, slashes, colons.
     private static let text = Gen<Character?>.element(of: Array("ab-=: /.:x9_"))
         .map { $0 ?? "a" }.string(of: 1...10)

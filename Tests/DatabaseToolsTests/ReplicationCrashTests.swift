@@ -1,12 +1,13 @@
 @testable import CouchbaseLiteSwift
 import Dispatch
 import Foundation
+import LiteSupport
 import Testing
 import TestSupport
 
 /// A push killed with SIGKILL half-way resumes from what the server has: the second run
 /// sends exactly the documents that had not arrived, none twice, none lost.
-@Suite struct ReplicationCrashTests {
+@Suite(.ownThreads) struct ReplicationCrashTests {
     @Test(arguments: StorageEngineKind.allCases)
     func aKilledPushResumesWithOnlyTheRest(engine: StorageEngineKind) async throws {
         let directory = try TemporaryDirectory()
@@ -30,19 +31,22 @@ import TestSupport
         try await listener.start()
         let url = try #require(listener.urls.first).absoluteString
 
-        // First run: killed once at least 500 documents have arrived.
-        let (arrivals, arrival) = AsyncStream<UInt64>.makeStream()
-        let token = target.addChangeListener { change in arrival.yield(change.database.count) }
+        // First run: killed once at least 500 documents have arrived, by the change listener
+        // itself (on its dispatch queue), so the kill does not wait for this test to be resumed.
         let process = Process()
         process.executableURL = try #require(ToolRunner.productsDirectory).appendingPathComponent("cblite")
         process.arguments = ["push", source, url]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        process.terminationHandler = { _ in arrival.yield(0) }
+        let killed = Locked(false)
         try process.run()
-        for await count in arrivals where count >= 500 || !process.isRunning { break }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let pid = process.processIdentifier
+        let token = target.addChangeListener(withQueue: DispatchQueue(label: "test.kill")) { change in
+            guard change.database.count >= 500, !killed.withLock({ $0 }) else { return }
+            killed.withLock { $0 = true }
+            kill(pid, SIGKILL)
+        }
+        _ = try await Self.offThePool { process.waitUntilExit() }
         target.removeChangeListener(withToken: token)
         #expect(process.terminationReason == .uncaughtSignal, "the push finished before it could be killed")
         // The server saves what it had received before the connection dropped.

@@ -5,7 +5,7 @@ import TestSupport
 /// RocksDB is loaded when the first RocksDB database opens, not at start-up (decision Tools-12):
 /// a `cblite` run on a SQLite database never maps the library; one on a RocksDB database does,
 /// and works. The dynamic loader's own trace (`LD_DEBUG=files`) says what was loaded.
-@Suite struct RocksDBLoadingTests {
+@Suite(.ownThreads) struct RocksDBLoadingTests {
     static func loadedLibraries(_ arguments: String...) throws -> (status: Int32, trace: String) {
         let result = try ToolRunner.run("cblite", arguments, environment: ["LD_DEBUG": "files"])
         return (result.status, result.stderr)

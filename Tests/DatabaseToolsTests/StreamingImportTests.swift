@@ -9,7 +9,7 @@ import TestSupport
 /// `DocumentImporter` reads JSON Lines in 1 MiB blocks: lines that straddle blocks, a line longer
 /// than a block, CRLF endings, blank lines and a last line without a newline all import; a bad
 /// line beyond the first block is named by its number and imports nothing.
-@Suite struct StreamingImportTests {
+@Suite(.ownThreads) struct StreamingImportTests {
     /// Lines of about 700 bytes, one of 2.5 MiB, blank lines and CRLF; no newline at the end.
     private static func input(count: Int) -> (text: String, ids: [String]) {
         var text = ""

@@ -4,7 +4,7 @@ import TestSupport
 
 /// On a terminal `cblite-convert` draws a progress bar in place (run under `script`, which
 /// gives it a pseudo-terminal).
-@Suite struct TerminalProgressTests {
+@Suite(.ownThreads) struct TerminalProgressTests {
     static let script = "/usr/bin/script"
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: script), "needs script(1) for a pseudo-terminal"))

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `cblite` links neither Foundation (only FoundationEssentials) nor the network stack, so that
 /// its start does not pay for their protocol conformances (decisions Tools-17 and Tools-18). One
 /// `import Foundation` in any module it links would bring all of Foundation back; this keeps it out.
-@Suite struct ToolImportsTests {
+@Suite(.ownThreads) struct ToolImportsTests {
     /// The modules `cblite` and `cblite-convert` link, as folders of the repository.
     private static let toolModules = ["Modules/LiteSupport", "Modules/Fleece", "Modules/LiteStorage",
                                       "Modules/SQLiteStorage", "Modules/RocksDBStorage", "Modules/BlobStore",

@@ -7,7 +7,7 @@ import TestSupport
 
 /// The acceptance round trip, run through the built executables: import the travel data set
 /// into SQLite, convert to RocksDB, back to SQLite, export.
-@Suite struct TravelRoundTripTests {
+@Suite(.ownThreads) struct TravelRoundTripTests {
     static let files = ["travel.airlines.jsonl", "travel.hotels.jsonl", "travel.routes.jsonl", "travel-sg.json"]
 
     /// A JSON object as canonical JSON (sorted keys, numbers as IEEE doubles in shortest form),

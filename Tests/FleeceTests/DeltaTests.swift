@@ -5,7 +5,7 @@ import TestSupport
 
 /// JSON deltas: the JsonDiffPatch suite of `DeltaTests.json5` (compatible form, as Fleece's
 /// own test runs it, arrays suite skipped as there) and Fleece-format cases.
-@Suite struct DeltaTests {
+@Suite(.ownThreads) struct DeltaTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let suite: String
         let number: Int

@@ -1,8 +1,9 @@
 import Testing
+import TestSupport
 @testable import Fleece
 
 /// The annotated layout listing used by `fleece dump`.
-@Suite struct DumpTests {
+@Suite(.ownThreads) struct DumpTests {
     @Test func dumpListsEveryValueAndSlotInOffsetOrder() throws {
         let listing = try FleeceDump.dump(try JSONConverter.fleece(fromJSON: #"{"foo":123}"#))
         let lines = listing.split(separator: "\n").map(String.init)

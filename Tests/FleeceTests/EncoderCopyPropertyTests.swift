@@ -8,7 +8,7 @@ import TestSupport
 /// reference), and must read back as the same JSON as the source: checked over generated
 /// documents, narrow and wide, copied into an encoder with the same shared keys, with another
 /// table, and with none.
-@Suite struct EncoderCopyPropertyTests {
+@Suite(.ownThreads) struct EncoderCopyPropertyTests {
     private static let keys = ["name", "type", "a", "b", "Z", "zz", "geo", "lat", "lon", "aVeryLongKeyNameOverSixteen",
                                "with space", "é", "k-1", "_", "", "10"]
     private static let scalars = ["\"\"", "\"x\"", "\"hotel\"", "\"東京\"", "\"a longer string that is kept out of line\"",

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Fleece
 
 /// Encoder layout rules beyond the vectors: widths, long counts, de-duplication distance, errors.
-@Suite struct EncoderLayoutTests {
+@Suite(.ownThreads) struct EncoderLayoutTests {
     @Test func pointerFurtherThan0x7FFEBackMakesTheCollectionWide() throws {
         let long = String(repeating: "x", count: 40_000)
         let bytes = try encode { $0.beginArray(); $0.writeString(long); $0.writeInt(1); $0.endArray() }

@@ -7,7 +7,7 @@ import TestSupport
 /// strings, collections that must turn wide) encode to exactly the bytes the independent model
 /// of Couchbase Lite 2.8's encoder gives, with and without shared keys, and leave the same
 /// shared-key table behind.
-@Suite struct EncoderModelPropertyTests {
+@Suite(.ownThreads) struct EncoderModelPropertyTests {
     typealias JSON = FleeceModelEncoder.JSON
     typealias Generator = FleeceModelEncoder.Generator
 

@@ -4,7 +4,7 @@ import TestSupport
 @testable import Fleece
 
 /// Every vector of `encoder-vectors.json` (Couchbase Lite 2.8 target) produces its exact bytes.
-@Suite struct EncoderVectorTests {
+@Suite(.ownThreads) struct EncoderVectorTests {
     /// The encoder calls each vector's `op` text stands for.
     static let operations: [String: @Sendable (FleeceEncoder) -> Void] = [
         "writeNull()": { $0.writeNull() },

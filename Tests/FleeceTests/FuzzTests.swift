@@ -71,7 +71,7 @@ enum Fuzzer {
     }
 }
 
-@Suite struct FuzzTests {
+@Suite(.ownThreads) struct FuzzTests {
     @Test func mutatedInputsNeverCrashTheReader() throws {
         let result = try Fuzzer.run(seed: 0xF1EE_CE, iterations: 3000)
         #expect(result.accepted + result.rejected == 3000)

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Fleece
 
 /// The `json_parse_expectations` of `encoder-vectors.json`, and LiteCore 2.8's number rules.
-@Suite struct JSONParseExpectationTests {
+@Suite(.ownThreads) struct JSONParseExpectationTests {
     static func parse(_ json: String) throws -> FleeceValue {
         try FleeceDocument(bytes: JSONConverter.fleece(fromJSON: json)).root
     }

@@ -1,12 +1,13 @@
 import Foundation
 import PropertyBased
 import Testing
+import TestSupport
 @testable import Fleece
 
 /// The parser scans strings eight bytes at a time until a quote, backslash or control byte; for
 /// generated strings that put those (and multi-byte UTF-8) at every offset, it must decode what
 /// Foundation's JSON parser decodes, and reject what it rejects.
-@Suite struct JSONStringScanPropertyTests {
+@Suite(.ownThreads) struct JSONStringScanPropertyTests {
     private static let pieces = ["a", "bcdefgh", "é", "東京", "\\\"", "\\\\", "\\n", "\\u00e9", "\\ud83d\\ude00", "\u{01}",
                                  "\u{1F}", "\u{7F}", " ", "/", "\\/", "'", "12345678", "\t"]
 

@@ -8,7 +8,7 @@ import TestSupport
 /// it without `_id`. Checked over generated documents that stress the ordering: keys out of
 /// order, repeated keys, keys too long or unfit for the shared-key table, nested collections,
 /// repeated strings, escapes, and numbers of every kind.
-@Suite struct JSONTapePropertyTests {
+@Suite(.ownThreads) struct JSONTapePropertyTests {
     private static let keys = ["_id", "name", "type", "a", "b", "Z", "zz", "geo", "lat", "lon", "aVeryLongKeyNameOverSixteen",
                                "with space", "é", "k-1", "_", "", "10", "id"]
     private static let strings = ["", "x", "hotel", "Hotel", "route_1", "caf\\u00e9", "tab\\tand\\\"quote\\\"", "東京",

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Fleece
 
 /// JSON ⇄ Fleece: escapes, float text, canonical output, JSON5 input, errors.
-@Suite struct JSONTests {
+@Suite(.ownThreads) struct JSONTests {
     static func roundTrip(_ json: String, json5: Bool = false, canonical: Bool = false) throws -> String {
         try FleeceDocument(bytes: JSONConverter.fleece(fromJSON: json, json5: json5)).root.json(canonical: canonical)
     }
@@ -88,7 +89,7 @@ import Testing
 }
 
 /// Key paths evaluated on Fleece values.
-@Suite struct FleecePathTests {
+@Suite(.ownThreads) struct FleecePathTests {
     static func root() throws -> FleeceValue {
         try FleeceDocument(json: #"{"a":{"b":[10,20,{"c":"deep"}]},"x.y":1,"$z":2,"[w]":3}"#).root
     }

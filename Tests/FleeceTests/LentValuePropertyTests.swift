@@ -7,7 +7,7 @@ import TestSupport
 /// as ``FleeceValue`` does: same type, numbers, booleans and string bytes, and the same entry for
 /// every key lookup (shared keys, keys the table leaves as strings, missing keys) and array index
 /// (negative from the end, out of range), over generated documents.
-@Suite struct LentValuePropertyTests {
+@Suite(.ownThreads) struct LentValuePropertyTests {
     private static let keys = ["name", "type", "a", "b", "Z", "zz", "geo", "lat", "country", "collection",
                                "aVeryLongKeyNameOverSixteen", "with space", "é", "k-1", "", "10"]
     private static let scalars = ["\"\"", "\"x\"", "\"hotels\"", "\"France\"", "\"a longer string kept out of line\"",

@@ -4,7 +4,7 @@ import TestSupport
 @testable import Fleece
 
 /// Mutable dictionaries and arrays built from scratch or from read values.
-@Suite struct MutableTests {
+@Suite(.ownThreads) struct MutableTests {
     static func encoded(_ dict: MutableDict, sharedKeys: SharedKeys? = nil) throws -> [UInt8] {
         let encoder = FleeceEncoder(sharedKeys: sharedKeys)
         dict.encode(to: encoder)

@@ -4,7 +4,7 @@ import TestSupport
 @testable import Fleece
 
 /// Reading the real Fleece fixtures made by couchbase/fleece.
-@Suite struct ReaderFixtureTests {
+@Suite(.ownThreads) struct ReaderFixtureTests {
     static func person() throws -> FleeceDocument {
         try FleeceDocument(bytes: Array(Fixtures.data("fleece/1person.fleece")))
     }

@@ -1,9 +1,10 @@
 import Testing
+import TestSupport
 @testable import Fleece
 
 /// Bodies written by real Couchbase Lite 2.x, taken from the current revision in `kv_default`
 /// of `fixtures/v2` databases, with their `SharedKeys` records from `kv_info`.
-@Suite struct RealBodyTests {
+@Suite(.ownThreads) struct RealBodyTests {
     // fixtures/v2/upgrade_2.7.cblite2: SharedKeys, and doc-002's body.
     static let upgradeKeys = "446576656e006002416e80058003"
     static let upgradeBody = "700200000002000138008005"

@@ -7,7 +7,7 @@ import TestSupport
 /// has) and of the persisted shared-key table: every input is refused with a `FleeceError` or
 /// read completely, with the full table, a shorter one (keys the body names but the table lacks)
 /// and none.
-@Suite struct SharedKeysFuzzTests {
+@Suite(.ownThreads) struct SharedKeysFuzzTests {
     /// Real bodies: the first people of `1000people.json`, each encoded with one shared table.
     static func seeds() throws -> (bodies: [[UInt8]], keys: SharedKeys) {
         let people = try #require(try JSONSerialization.jsonObject(with: Fixtures.data("fleece/1000people.json")) as? [Any])

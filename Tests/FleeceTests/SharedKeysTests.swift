@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Fleece
 
 /// The shared-key table: eligibility, limits, persistence, rollback and concurrent use.
-@Suite struct SharedKeysTests {
+@Suite(.ownThreads) struct SharedKeysTests {
     static func add(_ key: String, to keys: SharedKeys) -> Int? {
         var key = key
         return key.withUTF8 { keys.indexAddingIfEligible(forBytes: UnsafeRawBufferPointer($0)) }

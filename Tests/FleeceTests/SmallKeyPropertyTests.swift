@@ -1,10 +1,11 @@
 import PropertyBased
 import Testing
+import TestSupport
 @testable import Fleece
 
 /// ``SmallKey`` packs short strings with word loads and ``SmallKeyTable`` maps them; both must
 /// behave exactly like the obvious byte-by-byte packing and a `Dictionary`, for every length.
-@Suite struct SmallKeyPropertyTests {
+@Suite(.ownThreads) struct SmallKeyPropertyTests {
     /// Byte `i` in bits `8i…` of the low word, then of the high word: the reference packing.
     private static func packedByteByByte(_ bytes: [UInt8]) -> (UInt64, UInt64) {
         var low: UInt64 = 0, high: UInt64 = 0

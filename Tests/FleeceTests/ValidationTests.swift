@@ -4,7 +4,7 @@ import TestSupport
 @testable import Fleece
 
 /// Untrusted bytes are rejected with an error, never a crash or an out-of-bounds read.
-@Suite struct ValidationTests {
+@Suite(.ownThreads) struct ValidationTests {
     @Test(arguments: [
         [], [0x00], [0x00, 0x00, 0x00],                 // empty, too short, odd length
         [0x80, 0x00],                                   // pointer of offset 0

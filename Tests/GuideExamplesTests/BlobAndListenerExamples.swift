@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The guide's "Blobs" section and its document change listener.
-@Suite struct BlobAndListenerExamples {
+@Suite(.ownThreads) struct BlobAndListenerExamples {
     /// Stands in for the guide's image: the bytes of a real file.
     private func avatarData() throws -> Data {
         try Fixtures.data("fleece/1person.fleece")

@@ -6,7 +6,7 @@ import TestSupport
 /// The guide's "Database" chapter and its getting-started code. These snippets open databases
 /// in the default directory (`<current directory>/CouchbaseLite`), as the guide does, so they
 /// run one at a time and delete what they made.
-@Suite(.serialized) struct DatabaseExamples {
+@Suite(.serialized, .ownThreads) struct DatabaseExamples {
     /// Deletes `names` from the default directory, and the directory when it is then empty.
     private func cleanDefaultDirectory(_ names: String...) {
         for name in names { try? Database.delete(withName: name) }

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The guide's "Document" chapter: initializers, mutability, typed accessors, batch
 /// operations and 1.x attachments, on the travel sample with both engines.
-@Suite struct DocumentExamples {
+@Suite(.ownThreads) struct DocumentExamples {
     @Test(arguments: StorageEngineKind.allCases)
     func initializerSavesANewDocumentWithAGeneratedID(engine: StorageEngineKind) throws {
         try withTravelSample(engine) { database in

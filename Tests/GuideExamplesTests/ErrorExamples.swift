@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Errors bridge to `NSError` as 2.x's do: domain `CBLErrorDomain`, the 2.x code.
-@Suite struct ErrorExamples {
+@Suite(.ownThreads) struct ErrorExamples {
     @Test(arguments: StorageEngineKind.allCases)
     func aMissingDocumentIsCBLErrorNotFound(engine: StorageEngineKind) throws {
         try withTravelSample(engine) { database in

@@ -5,7 +5,7 @@ import TestSupport
 
 /// "Full-Text Search": a full-text index on the tasks' names, queried with `match`, on both
 /// engines; then the same search ordered by rank.
-@Suite struct FullTextSearchExamples {
+@Suite(.ownThreads) struct FullTextSearchExamples {
     @Test(arguments: StorageEngineKind.allCases)
     func theGuidesTasksAreFoundByAWord(engine: StorageEngineKind) throws {
         try withTemporaryDirectory { directory in

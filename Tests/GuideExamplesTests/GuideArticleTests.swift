@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The DocC articles' code is this target's code: every Swift block of an article is a tagged
 /// snippet (`// tag::name[]` … `// end::name[]`) of these tests, and every snippet appears in an
 /// article. So the documentation cannot show code that does not compile or does not do what
 /// the tests check.
-@Suite struct GuideArticleTests {
+@Suite(.ownThreads) struct GuideArticleTests {
     private static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     private static let catalog = packageRoot.appendingPathComponent("Modules/CouchbaseLiteSwift/CouchbaseLiteSwift.docc")

@@ -55,7 +55,7 @@ final class RecordingLogger: Logger, @unchecked Sendable {
 /// every setting back. `Database.log.custom` is also set by `LoudFailureTests` (another suite,
 /// which may run at the same time): tests here replace it only briefly, keep forwarding to
 /// the logger they found, and put that one back.
-@Suite(.serialized) struct LoggingExamples {
+@Suite(.serialized, .ownThreads) struct LoggingExamples {
     private func restoreDefaults() {
         Database.log.console.level = .warning
         Database.log.console.domains = .all

@@ -18,7 +18,7 @@ import TestSupport
 /// The snippets are the guide's (couchbase-lite-ios `Swift/Tests/SampleCodeTest.swift` as the
 /// 2.0 guide last included it, commit c0d5bdbf; the CONTAINS and IN sections from the guide's
 /// commit 4fa643df). Their `print` is this file's: it collects the lines for the test.
-@Suite struct QueryExamples {
+@Suite(.ownThreads) struct QueryExamples {
     // MARK: Indexing
 
     @Test(arguments: StorageEngineKind.allCases)

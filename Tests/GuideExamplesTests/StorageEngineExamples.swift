@@ -5,7 +5,7 @@ import TestSupport
 
 /// "Choosing a storage engine": the engine is part of the configuration; naming another
 /// engine than the files' converts the database in place when it opens.
-@Suite struct StorageEngineExamples {
+@Suite(.ownThreads) struct StorageEngineExamples {
     @Test func openingWithAnotherEngineConvertsTheTravelSample() throws {
         try withTemporaryDirectory { directory in
             let folder = directory.path

@@ -9,7 +9,7 @@ import Testing
 
 /// Paths that delete or report must fail loudly on doubt, and the maintenance tasks must
 /// really run.
-@Suite struct CoreSafetyTests {
+@Suite(.ownThreads) struct CoreSafetyTests {
     /// Saves `id` with a body referring to a blob whose content is `content`, stored first.
     private static func saveWithBlob(_ core: DatabaseCore, _ id: String, content: String) throws -> BlobKey {
         let key = try core.blobStore.write(Data(content.utf8))

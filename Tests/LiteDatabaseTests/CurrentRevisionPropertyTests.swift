@@ -10,7 +10,7 @@ import Testing
 /// record's lent bytes. It must report what decoding the whole tree (`document(id:)`) reports,
 /// for trees grown by saves, deletions, pulled revisions, conflicting branches and pruning; and
 /// damaged bytes must give an error or a valid body, never a crash.
-@Suite struct CurrentRevisionPropertyTests {
+@Suite(.ownThreads) struct CurrentRevisionPropertyTests {
     /// One step on document "doc", picked by `choice`; `step` makes revision digests unique.
     private static func apply(_ choice: Int, step: Int, to core: DatabaseCore) throws {
         let current = try core.document(id: "doc")

@@ -7,7 +7,7 @@ import TestSupport
 import LiteSupport
 @testable import LiteDatabase
 
-@Suite struct DatabaseCoreTests {
+@Suite(.ownThreads) struct DatabaseCoreTests {
     @Test(arguments: StorageEngineKind.allCases)
     func savedDocumentReadsBack(engine: StorageEngineKind) throws {
         try withTemporaryCore(engine) { core, _ in

@@ -1,9 +1,10 @@
 import LiteStorage
 import Testing
+import TestSupport
 @testable import LiteDatabase
 
 /// A chain of errors prints as one line that states each fact once, the engine's code last.
-@Suite struct ErrorChainTests {
+@Suite(.ownThreads) struct ErrorChainTests {
     private let engine = EngineMessage(code: 1, "unknown function: fl_value()", library: "SQLite")
 
     private func occurrences(of part: String, in text: String) -> Int {

@@ -4,7 +4,7 @@ import TestSupport
 @testable import LiteDatabase
 
 /// Databases written by real Couchbase Lite 2.x (shared/fixtures/v2), opened by the core.
-@Suite struct RealDatabaseTests {
+@Suite(.ownThreads) struct RealDatabaseTests {
     @Test func upgrade27DatabaseOpensWithItsDocuments() throws {
         let directory = try TemporaryDirectory()
         try Fixtures.copy("v2/upgrade_2.7.cblite2", into: directory)

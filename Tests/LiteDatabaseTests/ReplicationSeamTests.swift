@@ -7,7 +7,7 @@ import Testing
 
 /// The operations the replicator builds on: the change feed, remote revisions, conflict
 /// resolution and revision purge, each one transaction.
-@Suite struct ReplicationSeamTests {
+@Suite(.ownThreads) struct ReplicationSeamTests {
     private func fleece(_ core: DatabaseCore, _ json: String) throws -> [UInt8] {
         try JSONConverter.fleece(fromJSON: json, sharedKeys: core.sharedKeys)
     }

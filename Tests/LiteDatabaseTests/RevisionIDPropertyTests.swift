@@ -1,11 +1,12 @@
 import PropertyBased
 import Testing
+import TestSupport
 @testable import LiteDatabase
 
 /// `RevisionID.string` writes its ASCII bytes into one buffer; for generated generations (every
 /// digit count up to UInt64.max) and digests, it must be the decimal generation, a dash and the
 /// lowercase hex digest, and parse back to the same ID.
-@Suite struct RevisionIDPropertyTests {
+@Suite(.ownThreads) struct RevisionIDPropertyTests {
     private static let hex = Array("0123456789abcdef")
 
     @Test func stringIsGenerationDashHexAndParsesBack() async {

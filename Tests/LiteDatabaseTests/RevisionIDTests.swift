@@ -1,8 +1,9 @@
 import Crypto
 import Testing
+import TestSupport
 @testable import LiteDatabase
 
-@Suite struct RevisionIDTests {
+@Suite(.ownThreads) struct RevisionIDTests {
     @Test func asciiFormRoundTrips() throws {
         let id = try RevisionID(parsing: "2-db9941f74d7fd45d60c272b796ae50c7")
         #expect(id.generation == 2)

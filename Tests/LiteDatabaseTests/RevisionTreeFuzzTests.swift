@@ -8,7 +8,7 @@ import TestSupport
 /// `StoredDocument(record:)`) and of the revision IDs and histories a peer sends: every input
 /// is refused with a `DatabaseError` or decodes into a tree every accessor can walk, that
 /// re-encodes and decodes to the same tree.
-@Suite struct RevisionTreeFuzzTests {
+@Suite(.ownThreads) struct RevisionTreeFuzzTests {
     /// Encoded trees: the record of a real 2.7 database, a linear history, a conflict with a
     /// deleted branch and remote-revision entries, and a tree with bodies on several leaves.
     static func seeds() throws -> [[UInt8]] {

@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import LiteDatabase
 
-@Suite struct RevisionTreeTests {
+@Suite(.ownThreads) struct RevisionTreeTests {
     private func id(_ text: String) throws -> RevisionID { try RevisionID(parsing: text) }
 
     @Test func decodesATreeWrittenByCouchbaseLite() throws {

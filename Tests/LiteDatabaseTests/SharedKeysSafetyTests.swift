@@ -8,7 +8,7 @@ import Testing
 
 /// The shared-key table must never lose keys another transaction committed, and must follow
 /// keys that another writer of the file (another process) added.
-@Suite struct SharedKeysSafetyTests {
+@Suite(.ownThreads) struct SharedKeysSafetyTests {
     private struct Failure: Error {}
 
     /// Several threads save documents with property names nobody used before while others

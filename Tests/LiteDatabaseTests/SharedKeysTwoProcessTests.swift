@@ -7,7 +7,7 @@ import Testing
 /// Two processes write one SQLite database (the engine supports it), each adding property
 /// names the other has not seen, in turns: each must load the other's keys before numbering
 /// its own, and every document must read back exactly in both.
-@Suite struct SharedKeysTwoProcessTests {
+@Suite(.ownThreads) struct SharedKeysTwoProcessTests {
     private static let directoryVariable = "CBL_SHARED_KEYS_CHILD_DIRECTORY"
     private static let rounds = 12
 

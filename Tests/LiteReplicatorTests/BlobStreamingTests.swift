@@ -9,7 +9,7 @@ import TestSupport
 
 /// Blobs travel in `getAttachment` replies streamed both ways: read from the file as frames go
 /// out, written to the blob store as they arrive, never held whole (issue 14).
-@Suite struct BlobStreamingTests {
+@Suite(.ownThreads) struct BlobStreamingTests {
     /// Larger than the connections' message limit below, so it can only arrive streamed.
     static let blobSize = 20 << 20
     static let messageLimit = 4 << 20

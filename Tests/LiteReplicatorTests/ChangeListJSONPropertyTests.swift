@@ -2,13 +2,14 @@ import Foundation
 import LiteDatabase
 import PropertyBased
 import Testing
+import TestSupport
 @testable import LiteReplicator
 
 /// The pusher writes its change lists byte by byte; for generated changes (document IDs with
 /// quotes, backslashes, control characters and non-ASCII text; any sizes and sequences), the
 /// text must read back, through Foundation's JSON parser, as the arrays `JSONSerialization`
 /// was given for them before.
-@Suite struct ChangeListJSONPropertyTests {
+@Suite(.ownThreads) struct ChangeListJSONPropertyTests {
     private static let pieces = ["a", "doc", "\"", "\\", "/", "\n", "\u{01}", "\u{1F}", "\u{7F}", "é", "東京", "😀", " ", ":", "-"]
 
     private static func changes(_ picks: [[Int]]) -> [OutgoingChange] {

@@ -9,7 +9,7 @@ import TestSupport
 /// The two ways long soak runs lost documents (docs/reliability.md), each with its fault injected
 /// at the exact point: a push reply lost with the connection after the server saved the
 /// revision, and a pulled history that does not reach the local tree.
-@Suite struct ConnectionFaultTests {
+@Suite(.ownThreads) struct ConnectionFaultTests {
     // MARK: A push reply lost with the connection
 
     @Test(arguments: StorageEngineKind.allCases)

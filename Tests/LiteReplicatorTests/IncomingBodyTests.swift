@@ -1,9 +1,10 @@
 import Fleece
 import Testing
+import TestSupport
 @testable import LiteReplicator
 
 /// How received revision bodies are screened and encoded.
-@Suite struct IncomingBodyTests {
+@Suite(.ownThreads) struct IncomingBodyTests {
     @Test func containsFindsANeedleAnywhereAndOnlyWhole() {
         let bytes = Array(#"{"a":1,"_id":"x","digest"}"#.utf8)
         #expect(MessageJSON.contains(bytes, "\"_id\""))

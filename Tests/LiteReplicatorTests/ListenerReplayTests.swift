@@ -9,7 +9,7 @@ import TestSupport
 
 /// Our passive side fed the real Couchbase Lite 2.8 client's messages from the captures: it
 /// must answer as the real 2.8 listener did (same kind, properties and bodies).
-@Suite struct ListenerReplayTests {
+@Suite(.ownThreads) struct ListenerReplayTests {
     /// Expects every reply of ours to equal the real server's.
     func expectSameReplies(_ replay: ListenerReplay, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for exchange in replay.exchanges {

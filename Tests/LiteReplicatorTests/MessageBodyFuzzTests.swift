@@ -12,7 +12,7 @@ import TestSupport
 /// `proposeChanges`/`changes`, `rev`, `setCheckpoint`, attachment replies) with mutated bodies
 /// and properties, played against our passive side. Every input is handled or refused with an
 /// error reply or a closed connection, the database stays consistent and nothing hangs.
-@Suite struct MessageBodyFuzzTests {
+@Suite(.ownThreads) struct MessageBodyFuzzTests {
     @Test func mutatedRevisionBodiesAreEncodedOrRefused() throws {
         let capture = try CapturedReplication("push-50-docs")
         let bodies = capture.messages.filter { $0.fromClient && $0.message.profile == "rev" }.map(\.message.body)

@@ -1,11 +1,12 @@
 import PropertyBased
 import Testing
+import TestSupport
 @testable import LiteReplicator
 
 /// `MessageJSON.contains` (glibc `memmem`) screens received bodies for a few keys; for
 /// generated texts over a small alphabet (so needles occur, partly occur and overlap), it must
 /// answer as a naive search does.
-@Suite struct MessageJSONContainsPropertyTests {
+@Suite(.ownThreads) struct MessageJSONContainsPropertyTests {
     private static let alphabet: [UInt8] = Array("\"_a{}:d".utf8)
 
     private static func naive(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {

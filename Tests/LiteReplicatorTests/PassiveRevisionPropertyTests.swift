@@ -10,7 +10,7 @@ import TestSupport
 /// `noconflicts`, bodies that are not objects), the replies and the saved documents must be
 /// those of the path that saves each revision in its own task (the active side's, and the
 /// listener's before).
-@Suite struct PassiveRevisionPropertyTests {
+@Suite(.ownThreads) struct PassiveRevisionPropertyTests {
     /// One `rev` request, from six generated numbers: document, generation, a digest choice
     /// per generation, `noconflicts`, body.
     static func request(_ picks: [Int]) -> BLIPMessage {

@@ -7,7 +7,7 @@ import TestSupport
 /// What a pusher records of the peer's revisions (found by the soak test: documents saved
 /// again while their push was in flight, or whose push reply was lost with the connection, were
 /// proposed without the parent the peer had and refused with 409 at every later change).
-@Suite struct PushProgressTests {
+@Suite(.ownThreads) struct PushProgressTests {
     static func save(_ core: DatabaseCore, _ id: String, _ json: String) throws -> StoredDocument {
         let base = try core.document(id: id)?.revisionID
         return try #require(try core.saveRevision(id: id, base: base, policy: .failOnConflict) { encoder in

@@ -9,7 +9,7 @@ import TestSupport
 /// Our active replicator against the real 2.8 server's side of the captures: it must send the
 /// same requests (properties and bodies, but for the checkpoint ID and time) and end with the
 /// same documents.
-@Suite struct ReplicatorReplayTests {
+@Suite(.ownThreads) struct ReplicatorReplayTests {
     /// Properties that legitimately differ: the checkpoint ID hashes the database's UUID.
     func comparable(_ properties: BLIPProperties) -> [String] {
         properties.pairs.filter { $0.key != "client" }.map { "\($0.key)=\($0.value)" }

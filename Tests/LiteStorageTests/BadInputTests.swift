@@ -5,7 +5,7 @@ import TestSupport
 
 /// Opening something that is not a healthy database of the engine is a clear error that names
 /// the problem, and modifies nothing.
-@Suite struct BadInputTests {
+@Suite(.ownThreads) struct BadInputTests {
     /// RocksDB writes a diagnostic LOG on every open attempt; the data files are what must not change.
     private static func isDiagnostic(_ name: String) -> Bool { name.hasPrefix("LOG") }
 

@@ -5,7 +5,7 @@ import TestSupport
 
 /// A child process writes transactions and is killed with SIGKILL at seeded random points;
 /// after each kill every committed transaction is complete and no partial one is visible.
-@Suite struct CrashSafetyTests {
+@Suite(.ownThreads) struct CrashSafetyTests {
     static let perTransaction = 50  // must match Tools/storage-crash-writer
 
     static func body(_ transaction: Int, _ index: Int) -> [UInt8] {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// What a second process sees while another one writes (decisions.md Storage-2).
-@Suite struct CrossProcessTests {
+@Suite(.ownThreads) struct CrossProcessTests {
     /// Starts the crash writer on `path` and returns once it committed its first transaction.
     private func startWriter(_ engine: StorageEngineKind, path: String) throws -> Process {
         let process = Process()

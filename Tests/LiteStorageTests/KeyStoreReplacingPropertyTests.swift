@@ -8,7 +8,7 @@ import TestSupport
 /// transaction, on a few keys), a store written through it must end up exactly like one written
 /// through `set(_:ifSequence:)`: the same records, sequences, expirations, sequence order and
 /// last sequence. Run on every engine.
-@Suite struct KeyStoreReplacingPropertyTests {
+@Suite(.ownThreads) struct KeyStoreReplacingPropertyTests {
     private typealias Step = (key: Int, kind: Int, seed: Int)
 
     /// Applies `transactions`; a save reads the record in its transaction first, then stores

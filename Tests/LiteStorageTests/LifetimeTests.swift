@@ -6,7 +6,7 @@ import TestSupport
 
 /// Misuse of a data file's lifetimes is an error, never undefined behaviour: closing while
 /// another thread waits to write, and cursors used after the scope they were made in.
-@Suite struct LifetimeTests {
+@Suite(.ownThreads) struct LifetimeTests {
     /// One instance's writer waits for another instance's transaction while a third thread
     /// closes the waiting instance: the waiter either writes before the close or gets `closed`;
     /// nothing runs on a closed connection.

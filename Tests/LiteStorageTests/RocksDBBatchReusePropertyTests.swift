@@ -1,6 +1,7 @@
 import CRocksDB
 import PropertyBased
 import Testing
+import TestSupport
 @testable import RocksDBStorage
 
 /// A commit fills a write batch that earlier commits used (Storage-23). For generated pairs of
@@ -8,7 +9,7 @@ import Testing
 /// three varint bytes), the reused batch must hold exactly the bytes of a new batch filled with
 /// the second transaction alone, and those must be RocksDB's documented serialized form of the
 /// final writes in key order: nothing of the first transaction may survive.
-@Suite struct RocksDBBatchReusePropertyTests {
+@Suite(.ownThreads) struct RocksDBBatchReusePropertyTests {
     private static func data(_ batch: OpaquePointer) -> [UInt8] {
         var size = 0
         guard let bytes = rocksdb_writebatch_data(batch, &size) else { return [] }

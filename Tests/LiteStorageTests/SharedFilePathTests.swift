@@ -6,7 +6,7 @@ import TestSupport
 /// Two spellings of one file share one `SharedFile` (its write lock and observers): the key is
 /// the path with every symbolic link and `..` resolved, for files that exist and for files a
 /// database is about to create.
-@Suite struct SharedFilePathTests {
+@Suite(.ownThreads) struct SharedFilePathTests {
     @Test func spellingsOfOneFileHaveOneKey() throws {
         try withTemporaryDirectory { directory in
             let manager = FileManager.default

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The storage conformance suite: every behaviour in `StorageConformance`, once per engine.
 /// Test names state the behaviour; the argument names the engine.
-@Suite struct KeyStoreConformance {
+@Suite(.ownThreads) struct KeyStoreConformance {
     @Test(arguments: StorageEngineKind.allCases)
     func setFlagsKeepsTheSequence(engine: StorageEngineKind) throws {
         try withTemporaryDataFile(engine, StorageConformance.setFlagsKeepsTheSequence)
@@ -237,7 +237,7 @@ import TestSupport
 }
 
 /// Conformance checks that open, close and reopen files themselves.
-@Suite struct DataFileConformance {
+@Suite(.ownThreads) struct DataFileConformance {
     @Test(arguments: StorageEngineKind.allCases)
     func dataSurvivesReopen(engine: StorageEngineKind) throws {
         try StorageConformance.dataSurvivesReopen(engine)

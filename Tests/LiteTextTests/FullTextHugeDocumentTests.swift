@@ -5,7 +5,7 @@ import Testing
 
 /// A 10 MB text property indexes (occurrences are encoded as they are met, never held as token
 /// objects), is found by its words with the right offsets, and leaves the index when deleted.
-@Suite struct FullTextHugeDocumentTests {
+@Suite(.ownThreads) struct FullTextHugeDocumentTests {
     /// About 10 MB of words from a 5,000-word vocabulary, ending in one rare word.
     private static func hugeText() -> (text: String, needleStart: Int, lastWordCount: Int) {
         var text = ""

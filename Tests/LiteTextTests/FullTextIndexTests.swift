@@ -8,7 +8,7 @@ import Testing
 
 /// Full-text indexes over real data (LiteCore's own FTS test data and expectations), the same on
 /// every engine, kept in step with saves, deletions and purges.
-@Suite struct FullTextIndexTests {
+@Suite(.ownThreads) struct FullTextIndexTests {
     private func withFixtureCore<T>(_ engine: StorageEngineKind, _ file: String,
                                     _ body: (DatabaseCore) throws -> T) throws -> T {
         try FullTextTestDatabase.withFixtureCore(engine, file, body)

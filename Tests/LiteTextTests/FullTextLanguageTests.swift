@@ -6,7 +6,7 @@ import Testing
 /// Text analysis as the index applies it, on both engines: stemming (English, French, German),
 /// stop words per language, accent folding, and the match syntax's NEAR/n, column filters and
 /// lower-case words that look like operators.
-@Suite struct FullTextLanguageTests {
+@Suite(.ownThreads) struct FullTextLanguageTests {
     private typealias Database = FullTextTestDatabase
 
     /// Runs `body` with an index `t` on property `text` of the given documents.

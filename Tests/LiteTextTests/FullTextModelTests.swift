@@ -11,7 +11,7 @@ import Testing
 /// updates, deletions and purges — alone, several in one transaction, in a transaction rolled
 /// back, and with a search inside the transaction — then random match expressions (terms,
 /// prefixes, phrases, column filters, AND/OR/NOT/NEAR). Same documents and ranks, best first.
-@Suite struct FullTextModelTests {
+@Suite(.ownThreads) struct FullTextModelTests {
     private static let words = [
         "pool", "pools", "swimming", "swim", "café", "cafe", "the", "and", "42", "東", "hôtel", "hotel",
         "beach", "garden", "quiet", "gardens", "running", "runs", "view", "or",

@@ -7,7 +7,7 @@ import Testing
 /// For random documents and random single-term queries, a full-text index finds exactly the
 /// documents a brute-force scan finds by tokenizing every text the same way — through index
 /// creation over existing documents, saves after it, and an update.
-@Suite struct FullTextPropertyTests {
+@Suite(.ownThreads) struct FullTextPropertyTests {
     /// Words that stress the analysis: case, accents, stems, stop words, digits, ideographs.
     private static let vocabulary = [
         "pool", "Pools", "swimming", "swim", "café", "CAFE", "cafe", "the", "The", "and", "42", "東", "京",

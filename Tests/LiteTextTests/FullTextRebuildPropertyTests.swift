@@ -11,7 +11,7 @@ import Testing
 /// the index over them equals creating it empty and saving them in one transaction, in ID order.
 /// Picks from 500 up are rare words (`r500`…`r1000`): a few documents each, packed in groups
 /// (FTS-16), ten to a three-byte prefix, so a group may fill and give terms blocks of their own.
-@Suite struct FullTextRebuildPropertyTests {
+@Suite(.ownThreads) struct FullTextRebuildPropertyTests {
     private static let vocabulary = ["pool", "Pools", "quiet", "garden", "gardens", "the", "café", "東", "42", "running"]
 
     private static func word(_ pick: Int) -> String {

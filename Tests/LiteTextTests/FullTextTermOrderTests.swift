@@ -1,9 +1,10 @@
 import Testing
+import TestSupport
 @testable import LiteText
 
 /// Writing sorts a batch's terms with a radix sort of their first eight bytes and a comparison
 /// of the rest on ties; the groups and blocks depend on getting memcmp order.
-@Suite struct FullTextTermOrderTests {
+@Suite(.ownThreads) struct FullTextTermOrderTests {
     @Test func termsAreSortedInByteOrder() {
         var random = SystemRandomNumberGenerator()
         // Short and long terms, shared eight-byte prefixes, bytes past ASCII, and one term.

@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import LiteText
 
-@Suite struct MatchExpressionTests {
+@Suite(.ownThreads) struct MatchExpressionTests {
     private let english = try! TextTokenizer(language: .english)   // allowed: fixed, valid test input
     private let plain = try! TextTokenizer(language: nil)          // allowed: fixed, valid test input
 

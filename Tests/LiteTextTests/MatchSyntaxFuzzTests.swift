@@ -4,7 +4,7 @@ import TestSupport
 
 /// Fuzzing of the full-text match syntax (`MATCH(index, '…')`): mutated real expressions and
 /// generated deep nestings parse or are refused with a `TextAnalysisError`.
-@Suite struct MatchSyntaxFuzzTests {
+@Suite(.ownThreads) struct MatchSyntaxFuzzTests {
     static let seeds = ["sqlite database", "a OR b c", "(a OR b) c", "a NEAR/3 b OR c", "\"linux kernel\" NOT windows",
                         "data* NEAR base", "title:dummie woman", "cats or dogs", "\"one two\" NEAR/0 \"three four\"",
                         "-x +y", "NOT a", "Dummie woman", "café Ünsal 東京 🎉"]

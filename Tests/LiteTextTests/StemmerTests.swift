@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import LiteText
 
-@Suite struct StemmerTests {
+@Suite(.ownThreads) struct StemmerTests {
     /// Every language the guide lists has a Snowball stemmer in the system library.
     @Test(arguments: StemmingLanguage.allCases)
     func everyGuideLanguageHasAStemmer(language: StemmingLanguage) throws {

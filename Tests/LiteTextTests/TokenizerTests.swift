@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import LiteText
 
-@Suite struct TokenizerTests {
+@Suite(.ownThreads) struct TokenizerTests {
     @Test func wordsAreRunsOfLettersAndDigitsWithByteRanges() throws {
         let tokenizer = try TextTokenizer(language: nil)
         let tokens = tokenizer.tokens(in: "Hello, wörld! 42nd-street")

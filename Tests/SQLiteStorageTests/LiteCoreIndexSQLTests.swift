@@ -1,9 +1,10 @@
 import Testing
+import TestSupport
 @testable import SQLiteStorage
 
 /// Reading LiteCore's `CREATE INDEX` statements: files from before Couchbase Lite 2.5 have no
 /// `indexes` table, so a value index's definition is derived from its SQL.
-@Suite struct LiteCoreIndexSQLTests {
+@Suite(.ownThreads) struct LiteCoreIndexSQLTests {
     @Test func theCouchbaseLite28StatementGivesItsJSONExpressions() throws {
         // The statement Couchbase Lite 2.8 wrote into v2/upgrade_2.8_index.cblite2.
         let parsed = try #require(LiteCoreIndexSQL(#"CREATE INDEX "index1" ON "kv_default" (fl_value(body, 'firstName'), fl_value(body, 'lastName'))"#))

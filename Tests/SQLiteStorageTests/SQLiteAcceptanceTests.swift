@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The SQLite engine against real Couchbase Lite 2.x files, and the exact 2.x layout of ours.
-@Suite struct SQLiteAcceptanceTests {
+@Suite(.ownThreads) struct SQLiteAcceptanceTests {
     /// Runs the sqlite3 command-line tool (the independent reader of our files).
     private func sqlite3(_ arguments: [String]) throws -> String {
         let process = Process()
@@ -179,7 +179,7 @@ import TestSupport
 }
 
 /// Empty SQLite files: initialised only when the caller asks to create.
-@Suite struct SQLiteEmptyFileTests {
+@Suite(.ownThreads) struct SQLiteEmptyFileTests {
     private func makeEmptyDatabase(_ directory: TemporaryDirectory) throws -> String {
         let path = directory.appending("db.sqlite3").path
         let process = Process()

@@ -7,7 +7,7 @@ import TestSupport
 /// Reader connections keep a read transaction open between reads (Storage-14): a read must still
 /// see every commit made before it, whoever made it, and a kept transaction must not keep the
 /// WAL from being checkpointed (in the background, Storage-15).
-@Suite struct SQLiteKeptReadTests {
+@Suite(.ownThreads) struct SQLiteKeptReadTests {
     private func body(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     private func put(_ file: SQLiteDataFile, _ key: String, _ text: String) throws {

@@ -5,7 +5,7 @@ import TestSupport
 @testable import SQLiteStorage
 
 /// Bind failures are not ignored: the statement refuses to run with a missing value.
-@Suite struct SQLiteStatementTests {
+@Suite(.ownThreads) struct SQLiteStatementTests {
     @Test func aFailedBindFailsTheStep() throws {
         try withTemporaryDirectory { directory in
             let connection = try SQLiteConnection(path: directory.appending("t.sqlite3").path,

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct TestSupportTests {
+@Suite(.ownThreads) struct TestSupportTests {
     @Test func fixturesAreFound() throws {
         let readme = try Fixtures.data("README.md")
         #expect(String(decoding: readme, as: UTF8.self).contains("fleece/"))

@@ -4,7 +4,7 @@ import TestSupport
 import Upgrader
 
 /// How `_attachments` stubs in 1.x bodies become `LegacyAttachment`s, whatever their shape.
-@Suite struct AttachmentStubTests {
+@Suite(.ownThreads) struct AttachmentStubTests {
     private func attachments(of body: String) throws -> [LegacyAttachment] {
         let directory = try TemporaryDirectory()
         let builder = try LegacyDatabaseBuilder(in: directory.url)

@@ -4,7 +4,7 @@ import TestSupport
 import Upgrader
 
 /// `DatabaseFormat.detect(at:)` tells every kind of bundle apart by reading files only.
-@Suite struct DetectionTests {
+@Suite(.ownThreads) struct DetectionTests {
     @Test(arguments: ["ios120", "android120", "net120"])
     func aVersion12BundleIsLegacySQLite101(fixture: String) throws {
         let directory = try TemporaryDirectory()

@@ -4,7 +4,7 @@ import TestSupport
 import Upgrader
 
 /// A document whose revision ID or body is invalid stops the read with an error naming it.
-@Suite struct InvalidDocumentTests {
+@Suite(.ownThreads) struct InvalidDocumentTests {
     private func error(reading build: (LegacyDatabaseBuilder) throws -> Void) throws -> UpgraderError? {
         let directory = try TemporaryDirectory()
         let builder = try LegacyDatabaseBuilder(in: directory.url)

@@ -1,8 +1,9 @@
 @testable import Upgrader
 import Testing
+import TestSupport
 
 /// Body validation follows RFC 8259 exactly, where Foundation's parsers are lenient.
-@Suite struct JSONValidatorTests {
+@Suite(.ownThreads) struct JSONValidatorTests {
     static let valid: [String] = [
         "{}", " {\n}\t", #"{"a":1}"#, #"{"a":-0.5e+10,"b":0,"c":1E-2,"d":12345678901234567890123}"#,
         #"{"s":"\"\\\/\b\f\n\r\t\u00e9\uD83D\uDE00"}"#, #"{"u":"é€😀"}"#, #"{"a":[true,false,null,[],{}]}"#,

@@ -1,8 +1,9 @@
 @testable import Upgrader
 import Testing
+import TestSupport
 
 /// Reading one member of a validated body, as the reader does for `_attachments`.
-@Suite struct JSONValueTests {
+@Suite(.ownThreads) struct JSONValueTests {
     private func member(_ key: String, of json: String) -> JSONValue? {
         let bytes = Array(json.utf8)
         guard case .success(let range?) = JSONValidator.validateObject(bytes, locatingMember: key) else { return nil }

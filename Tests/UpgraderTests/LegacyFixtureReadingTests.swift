@@ -5,7 +5,7 @@ import Upgrader
 
 /// The real 1.x databases from iOS, Android and .NET read exactly as LiteCore's upgrader test
 /// expects (`v1/expectations.json`).
-@Suite struct LegacyFixtureReadingTests {
+@Suite(.ownThreads) struct LegacyFixtureReadingTests {
     static let fixtures = ["ios120", "ios130", "android120", "android130", "net120", "net130"]
 
     private func read(_ name: String) throws -> (documents: [LegacyDocument], expected: FixtureExpectations.Case) {

@@ -1,9 +1,10 @@
 import CSQLite
 import Testing
+import TestSupport
 import Upgrader
 
 /// Parsing, printing and ordering of 1.x revision IDs (and the `REVID` collation).
-@Suite struct LegacyRevisionIDTests {
+@Suite(.ownThreads) struct LegacyRevisionIDTests {
     @Test func aMD5RevisionIDParsesAndPrintsBack() throws {
         let text = "2-db9941f74d7fd45d60c272b796ae50c7"
         let revID = try #require(LegacyRevisionID(text))

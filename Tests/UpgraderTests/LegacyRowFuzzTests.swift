@@ -8,7 +8,7 @@ import TestSupport
 /// parent links, JSON bodies with `_attachments`) mutated from the real iOS 1.3 fixture's rows,
 /// written into new 1.x databases and read back; and the fixture's SQLite file itself with
 /// bytes changed. Every database is read or refused with an `UpgraderError`.
-@Suite struct LegacyRowFuzzTests {
+@Suite(.ownThreads) struct LegacyRowFuzzTests {
     /// The fixture's revision rows: (revid, json).
     static func seedRows() throws -> [(revID: [UInt8], json: [UInt8])] {
         let directory = try TemporaryDirectory()

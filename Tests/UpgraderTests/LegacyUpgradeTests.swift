@@ -8,7 +8,7 @@ import LiteSupport
 
 /// Opening a 1.x database with the public API upgrades it to 2.x with exactly the contents
 /// LiteCore's upgrader test expects, into either engine.
-@Suite struct LegacyUpgradeTests {
+@Suite(.ownThreads) struct LegacyUpgradeTests {
     @Test(arguments: UpgradedFixture.upgradable, StorageEngineKind.allCases)
     func openingA1xDatabaseUpgradesItWithTheExpectedBodiesHistoriesAndBlobs(
         fixture: String, engine: StorageEngineKind

@@ -6,7 +6,7 @@ import TestSupport
 @testable import Upgrader
 
 /// What the migration copies, skips and reports, on 1.x databases built for each case.
-@Suite struct MigrationTests {
+@Suite(.ownThreads) struct MigrationTests {
     private func convert(_ legacy: LegacyDatabaseBuilder, in directory: TemporaryDirectory,
                          engine: StorageEngineKind) throws -> (DatabaseCore, UpgradeSummary) {
         legacy.close()

@@ -4,7 +4,7 @@ import TestSupport
 import Upgrader
 
 /// What cannot be upgraded is refused with an error a person can act on, and left untouched.
-@Suite struct RefusalTests {
+@Suite(.ownThreads) struct RefusalTests {
     private func refusal(at path: String) -> UpgraderError? {
         do {
             _ = try LegacyDatabaseReader(bundlePath: path)

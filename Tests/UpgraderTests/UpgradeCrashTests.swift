@@ -6,7 +6,7 @@ import TestSupport
 
 /// The 1.x original survives an upgrade that fails or whose process dies at any step, and the
 /// next open upgrades it (again) with the right data.
-@Suite struct UpgradeCrashTests {
+@Suite(.ownThreads) struct UpgradeCrashTests {
     /// The steps before the new database replaces the original under its name.
     static let stepsBeforeSwap: [UpgradeStep] = [.readerOpened, .firstDocumentCopied, .documentsCopied,
                                                  .committed, .verified]

@@ -4,7 +4,7 @@ import TestSupport
 import Upgrader
 
 /// Which revision of a 1.x document is migrated, with which history, and what is skipped.
-@Suite struct WinningRevisionTests {
+@Suite(.ownThreads) struct WinningRevisionTests {
     private static func revID(_ generation: Int, _ digit: Character) -> String {
         "\(generation)-" + String(repeating: digit, count: 32)
     }

@@ -4,7 +4,7 @@ import TestSupport
 import Upgrader
 
 /// Data a 1.x app committed that is still only in `db.sqlite3-wal` is read completely.
-@Suite struct WriteAheadLogTests {
+@Suite(.ownThreads) struct WriteAheadLogTests {
     /// A 1.x database whose schema and documents are all in its WAL, the writer still open.
     private func walOnlyDatabase(in directory: TemporaryDirectory, documents: Int) throws -> LegacyDatabaseBuilder {
         let builder = try LegacyDatabaseBuilder(in: directory.url, userVersion: 102, walOnly: true)
