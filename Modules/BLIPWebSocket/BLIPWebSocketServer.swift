@@ -228,7 +228,7 @@ package final class BLIPWebSocketServer: Sendable {
                     let transport = try WebSocketBLIPTransport.install(
                         on: channel, role: .server, peerHeaders: headers, subprotocol: subprotocol,
                         maxMessageSize: options.maxMessageSize, closeTimeout: options.closeTimeout,
-                        idleTimeout: options.idleTimeout, maxBufferedBytes: options.maxBufferedBytes)
+                        idleTimeout: options.idleTimeout, maxBufferedBytes: options.maxBufferedBytes, log: options.log)
                     return .upgraded(Connection(databaseName: database, headers: headers,
                                                 remoteAddress: transport.remoteAddress, subprotocol: subprotocol,
                                                 transport: transport))

@@ -47,13 +47,14 @@ package final class WebSocketBLIPTransport: BLIPTransport {
     static func install(on channel: any Channel, role: WebSocketFrameHandler.Role, peerHeaders: HTTPHeaderFields,
                         subprotocol: String, maxMessageSize: Int, closeTimeout: Duration,
                         heartbeat: Duration? = nil, idleTimeout: Duration? = nil,
-                        maxBufferedBytes: Int = BLIPWebSocketServerOptions.defaultMaxBufferedBytes) throws -> WebSocketBLIPTransport {
+                        maxBufferedBytes: Int = BLIPWebSocketServerOptions.defaultMaxBufferedBytes,
+                        log: (@Sendable (String) -> Void)? = nil) throws -> WebSocketBLIPTransport {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
         let flow = IncomingFlow(limit: maxBufferedBytes)
         let handler = WebSocketFrameHandler(role: role, maxMessageSize: maxMessageSize,
                                             closeTimeout: TimeAmount(closeTimeout), continuation: continuation,
                                             heartbeat: heartbeat.map(TimeAmount.init),
-                                            idleTimeout: idleTimeout.map(TimeAmount.init), flow: flow)
+                                            idleTimeout: idleTimeout.map(TimeAmount.init), flow: flow, log: log)
         try channel.pipeline.syncOperations.addHandler(handler)
         let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         // Each frame counts as taken when the reader asks for the next one (it handles frames

@@ -62,10 +62,13 @@ final class WebSocketFrameHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// Received bytes not yet taken by the reader, and a read held back meanwhile.
     let flow: IncomingFlow
     private var heldRead = false
+    /// Gets a line when the idle timeout closes the connection.
+    private let log: (@Sendable (String) -> Void)?
 
     init(role: Role, maxMessageSize: Int, closeTimeout: TimeAmount,
          continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation, heartbeat: TimeAmount? = nil,
-         idleTimeout: TimeAmount? = nil, flow: IncomingFlow = IncomingFlow(limit: Int.max)) {
+         idleTimeout: TimeAmount? = nil, flow: IncomingFlow = IncomingFlow(limit: Int.max),
+         log: (@Sendable (String) -> Void)? = nil) {
         self.role = role
         self.maxMessageSize = maxMessageSize
         self.closeTimeout = closeTimeout
@@ -73,6 +76,7 @@ final class WebSocketFrameHandler: ChannelDuplexHandler, RemovableChannelHandler
         self.heartbeat = heartbeat
         self.idleTimeout = idleTimeout
         self.flow = flow
+        self.log = log
     }
 
     // MARK: Calls from the transport (on the event loop)
@@ -273,6 +277,8 @@ final class WebSocketFrameHandler: ChannelDuplexHandler, RemovableChannelHandler
             idleTask?.cancel()
             idleTask = nil
             let seconds = idleTimeout.nanoseconds / 1_000_000_000
+            log?("closed the connection from \(BLIPWebSocketServer.describe(context.channel.remoteAddress)): "
+                 + "nothing received for \(seconds) s, not even a pong")
             fail(code: 1001, .protocolError("the peer sent nothing for \(seconds) s"), context: context,
                  reason: "idle for \(seconds) s")
         } else {
