@@ -19,13 +19,16 @@ import LiteSupport
 /// Frames go out through one writer task, scheduled as LiteCore 2.8 does: messages take turns
 /// frame by frame, urgent ones (and ACKs) queue ahead of normal ones that are already under
 /// way, and a message pauses while 128,000 of its bytes are unacknowledged (flow control). Bad input from the peer closes the
-/// connection (close code 1002, the error as reason) and fails every pending request with it.
+/// connection (close code 1002, or 1009/1008 past a ``BLIPLimits`` bound, the error as reason)
+/// and fails every pending request with it.
 /// The connection runs until ``close(code:reason:)``, the peer's close or a failure.
 package final class BLIPConnection: Sendable {
-    /// The peer's requests, in arrival order. Buffered without limit: the reader never waits
-    /// for the consumer. Finishes when the connection closes. Iterate it from one task.
+    /// The peer's requests, in arrival order. Finishes when the connection closes. Iterate it
+    /// from one task. At most ``BLIPLimits/maxQueuedRequests`` wait here: then the reader stops
+    /// reading frames until the consumer takes one.
     package let requests: AsyncStream<BLIPIncomingRequest>
     private let requestInput: AsyncStream<BLIPIncomingRequest>.Continuation
+    private let requestGate: RequestGate
     private let transport: any BLIPTransport
     private let state: Locked<BLIPConnectionState>
 
@@ -41,11 +44,26 @@ package final class BLIPConnection: Sendable {
     ///     larger one closes the connection with `BLIPError.messageTooLarge`. Streamed reply
     ///     bodies (``sendRequest(_:replyBody:)``) are not limited by it.
     ///   - compressionLevel: the zlib level for compressed messages (6 gives LiteCore 2.8's bytes).
-    package init(transport: any BLIPTransport, maxMessageSize: Int = BLIPFrameReader.defaultMaxMessageSize,
+    package convenience init(transport: any BLIPTransport, maxMessageSize: Int = BLIPFrameReader.defaultMaxMessageSize,
+                             compressionLevel: Int32 = BLIPConnection.defaultCompressionLevel) {
+        var limits = BLIPLimits.default
+        limits.maxMessageSize = maxMessageSize
+        limits.maxIncompleteBytes = max(limits.maxIncompleteBytes, maxMessageSize)
+        self.init(transport: transport, limits: limits, compressionLevel: compressionLevel)
+    }
+
+    /// A connection that closes when the peer breaks `limits` (close code 1009 for a message
+    /// over the size limit, 1008 for the others; ``closeReason`` says which).
+    package init(transport: any BLIPTransport, limits: BLIPLimits,
                  compressionLevel: Int32 = BLIPConnection.defaultCompressionLevel) {
         self.transport = transport
-        (requests, requestInput) = AsyncStream<BLIPIncomingRequest>.makeStream()
-        state = Locked(BLIPConnectionState(maxMessageSize: maxMessageSize, compressionLevel: compressionLevel))
+        let (queued, input) = AsyncStream<BLIPIncomingRequest>.makeStream()
+        let gate = RequestGate(limit: limits.maxQueuedRequests)
+        let taker = RequestTaker(queued.makeAsyncIterator(), gate: gate)
+        requests = AsyncStream(unfolding: { await taker.next() })
+        requestInput = input
+        requestGate = gate
+        state = Locked(BLIPConnectionState(limits: limits, compressionLevel: compressionLevel))
     }
 
     /// Starts reading and writing frames. Idempotent; does nothing once closed. Requests sent
@@ -264,6 +282,7 @@ package final class BLIPConnection: Sendable {
                 effects.wakeWriter?.resume()
                 if let request = effects.request {
                     requestInput.yield(BLIPIncomingRequest(message: request, connection: self))
+                    if requestGate.added() { await requestGate.waitForRoom() }
                 }
                 var handlerFailure: (number: UInt64, error: any Error)?
                 if let chunk = effects.bodyChunk {
@@ -286,7 +305,7 @@ package final class BLIPConnection: Sendable {
                 }
                 if let failure = effects.failure {
                     await shutdown(result: failure, error: failure,
-                                   closeTransport: (1002, Self.closeReason(failure.description)))
+                                   closeTransport: (failure.closeCode, Self.closeReason(failure.description)))
                     return
                 }
             }
@@ -408,6 +427,7 @@ package final class BLIPConnection: Sendable {
         taken.sends.forEach { $0.resume(throwing: error) }
         taken.writer?.resume()
         requestInput.finish()
+        requestGate.close()
         if let (code, reason) = closeTransport {
             await transport.close(code: code, reason: reason)
         }

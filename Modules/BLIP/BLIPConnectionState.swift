@@ -66,9 +66,15 @@ struct BLIPConnectionState {
     var closeWaiters: [CheckedContinuation<BLIPError?, Never>] = []
     var tasks: [Task<Void, Never>] = []
 
-    init(maxMessageSize: Int, compressionLevel: Int32 = BLIPConnection.defaultCompressionLevel) {
+    init(maxMessageSize: Int) {
+        var limits = BLIPLimits.default
+        limits.maxMessageSize = maxMessageSize
+        self.init(limits: limits)
+    }
+
+    init(limits: BLIPLimits, compressionLevel: Int32 = BLIPConnection.defaultCompressionLevel) {
         writer = BLIPFrameWriter(compressionLevel: compressionLevel)
-        reader = BLIPFrameReader(maxMessageSize: maxMessageSize, checksReplyNumbers: true)
+        reader = BLIPFrameReader(limits: limits, checksReplyNumbers: true)
     }
 
     /// Queues an entry as LiteCore's `BLIPIO::requeue` does: normal entries at the end; an

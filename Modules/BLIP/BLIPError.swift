@@ -8,8 +8,13 @@ package enum BLIPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// properties block or deflate data, or a reply to a request that was never sent. The
     /// connection closes (code 1002) when this happens.
     case protocolViolation(String)
-    /// An incoming message grew past the receiver's limit (bytes, uncompressed).
+    /// An incoming message grew past the receiver's limit (bytes, uncompressed). The
+    /// connection closes with code 1009.
     case messageTooLarge(limit: Int)
+    /// The peer broke one of the connection's resource limits (``BLIPLimits``): too many
+    /// incoming messages under way at once, or too many of their bytes held. The connection
+    /// closes with code 1008 (policy violation).
+    case limitExceeded(String)
     /// A message this side tried to send cannot be encoded (a NUL inside a property, properties
     /// over 100 KiB). Nothing was sent.
     case invalidMessage(String)
@@ -28,12 +33,27 @@ package enum BLIPError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .messageTooLarge(limit):
             return "an incoming BLIP message is larger than the \(limit)-byte limit; raise maxMessageSize "
                 + "if such messages are expected"
+        case let .limitExceeded(detail):
+            return "the peer went over this side's limit: \(detail); the connection was closed"
         case let .invalidMessage(detail):
             return "cannot send BLIP message: \(detail)"
         case let .closed(code, reason):
             let codeText = code.map { " (code \($0))" } ?? ""
             let reasonText = reason.isEmpty ? "" : ": \(reason)"
             return "the BLIP connection is closed\(codeText)\(reasonText)"
+        }
+    }
+}
+
+extension BLIPError {
+    /// The WebSocket close code a connection ends with when this error is the peer's fault:
+    /// 1009 (message too big) past the size limit, 1008 (policy violation) past another limit,
+    /// 1002 (protocol error) for anything else.
+    package var closeCode: UInt16 {
+        switch self {
+        case .messageTooLarge: 1009
+        case .limitExceeded: 1008
+        default: 1002
         }
     }
 }

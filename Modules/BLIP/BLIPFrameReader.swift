@@ -67,12 +67,16 @@ package struct BLIPFrameReader: Sendable {
 
     /// The largest message payload (uncompressed) accepted; a larger one throws
     /// `BLIPError.messageTooLarge` before it is buffered.
-    package let maxMessageSize: Int
+    package var maxMessageSize: Int { limits.maxMessageSize }
+    /// The bounds on messages under way (``BLIPLimits``).
+    package let limits: BLIPLimits
     /// Whether replies must answer a request registered with ``expectReply(to:)``.
     package let checksReplyNumbers: Bool
     private var inflater: InflateStream?
     private var checksum: UInt32 = 0
     private var partials: [Key: Partial] = [:]
+    /// The payload bytes `partials` hold together.
+    private var incompleteBytes = 0
     private var lastRequestNumber: UInt64 = 0
     private var awaitedReplies: Set<UInt64> = []
     private var streamedReplies: Set<UInt64> = []
@@ -83,7 +87,15 @@ package struct BLIPFrameReader: Sendable {
     ///     registered with ``expectReply(to:)``; `false` to accept any reply number (decoding
     ///     one direction of a capture).
     package init(maxMessageSize: Int = defaultMaxMessageSize, checksReplyNumbers: Bool = false) {
-        self.maxMessageSize = maxMessageSize
+        var limits = BLIPLimits.default
+        limits.maxMessageSize = maxMessageSize
+        limits.maxIncompleteBytes = max(limits.maxIncompleteBytes, maxMessageSize)
+        self.init(limits: limits, checksReplyNumbers: checksReplyNumbers)
+    }
+
+    /// A reader enforcing `limits` (a connection's).
+    package init(limits: BLIPLimits, checksReplyNumbers: Bool) {
+        self.limits = limits
         self.checksReplyNumbers = checksReplyNumbers
     }
 
@@ -127,21 +139,42 @@ package struct BLIPFrameReader: Sendable {
         }
 
         let key = Key(isReply: kind != .request, number: number)
-        var partial = try partials.removeValue(forKey: key) ?? startMessage(kind, number: number, flags: flags)
+        var partial: Partial
+        if let existing = partials.removeValue(forKey: key) {
+            partial = existing
+            incompleteBytes -= existing.payload.count
+        } else {
+            if flags.contains(.moreComing) && partials.count >= limits.maxOpenMessages {
+                throw BLIPError.limitExceeded(
+                    "more than \(limits.maxOpenMessages) incoming messages under way at once")
+            }
+            partial = try startMessage(kind, number: number, flags: flags)
+        }
 
         let frameBytes = UInt64(frame.count - index)
         let body = Array(frame[index..<frame.count - 4])
         let sentChecksum = frame[frame.count - 4..<frame.count].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let room = maxMessageSize - partial.payload.count
+        // What this frame may add: the message's own room, and the connection's for all
+        // messages under way together (checked as it inflates, so a bomb stops at the bound).
+        let messageRoom = maxMessageSize - partial.payload.count
+        let sharedRoom = limits.maxIncompleteBytes - incompleteBytes - partial.payload.count
+        let room = max(0, min(messageRoom, sharedRoom))
+        let overflow: BLIPError = messageRoom <= sharedRoom
+            ? .messageTooLarge(limit: maxMessageSize)
+            : .limitExceeded("incoming messages under way hold more than \(limits.maxIncompleteBytes) bytes")
         let start = partial.payload.count
         // An empty compressed frame carries no deflate data: LiteCore writes one when a
         // streamed body's final, empty read starts a new frame. Re-appending 00 00 FF FF there
         // would feed the inflater a block header the sender never wrote.
         if flags.contains(.compressed) && !body.isEmpty {
-            try uniqueInflater().inflate(body + [0, 0, 0xFF, 0xFF], appendingTo: &partial.payload,
-                                         limit: room, reportedLimit: maxMessageSize)
+            do {
+                try uniqueInflater().inflate(body + [0, 0, 0xFF, 0xFF], appendingTo: &partial.payload,
+                                             limit: room, reportedLimit: maxMessageSize)
+            } catch BLIPError.messageTooLarge {
+                throw overflow
+            }
         } else {
-            guard body.count <= room else { throw BLIPError.messageTooLarge(limit: maxMessageSize) }
+            guard body.count <= room else { throw overflow }
             partial.payload += body
         }
         partial.payload.withUnsafeBytes { bytes in
@@ -158,7 +191,7 @@ package struct BLIPFrameReader: Sendable {
 
         var output = Output()
         if partial.streaming {
-            if partial.properties == nil, let length = Self.propertiesBlockLength(partial.payload) {
+            if partial.properties == nil, let length = try Self.propertiesBlockLength(partial.payload) {
                 partial.properties = try BLIPProperties.decode(from: partial.payload).properties
                 partial.payload.removeFirst(length)
             }
@@ -168,8 +201,9 @@ package struct BLIPFrameReader: Sendable {
             }
         }
         // LiteCore's MessageIn::acknowledge: count every frame (even the last) after its header.
-        partial.bytesReceived += frameBytes
-        partial.unackedBytes += frameBytes
+        // Wrapping: a streamed reply has no size limit, and the counts only pace ACKs.
+        partial.bytesReceived &+= frameBytes
+        partial.unackedBytes &+= frameBytes
         if partial.unackedBytes >= Self.ackThreshold {
             output.ackToSend = BLIPAck(acknowledgesReply: kind != .request, number: number,
                                        byteCount: partial.bytesReceived)
@@ -177,6 +211,7 @@ package struct BLIPFrameReader: Sendable {
         }
 
         if flags.contains(.moreComing) {
+            incompleteBytes += partial.payload.count
             partials[key] = partial
         } else {
             if kind != .request {
@@ -201,10 +236,10 @@ package struct BLIPFrameReader: Sendable {
     private mutating func startMessage(_ kind: BLIPMessage.Kind, number: UInt64, flags: BLIPFrameFlags) throws -> Partial {
         if kind == .request {
             // Requests are numbered 1, 2, 3… per direction (LiteCore: pendingRequest()).
-            guard number == lastRequestNumber + 1 else {
+            guard number == lastRequestNumber &+ 1 else {
                 let why = number <= lastRequestNumber ? "already finished" : "skips ahead"
                 throw BLIPError.protocolViolation(
-                    "request #\(number) is out of sequence (\(why); expected #\(lastRequestNumber + 1))")
+                    "request #\(number) is out of sequence (\(why); expected #\(lastRequestNumber &+ 1))")
             }
             lastRequestNumber = number
         } else if checksReplyNumbers && !awaitedReplies.contains(number) {
@@ -220,18 +255,27 @@ package struct BLIPFrameReader: Sendable {
 
     /// The length of the properties block (its varint included) at the start of `payload`,
     /// or `nil` while it is incomplete.
-    private static func propertiesBlockLength(_ payload: [UInt8]) -> Int? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        for (index, byte) in payload.prefix(10).enumerated() {
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 {
-                let total = index + 1 + Int(clamping: value)
-                return payload.count >= total ? total : nil
-            }
-            shift += 7
+    ///
+    /// - Throws: `BLIPError.protocolViolation` for a length over BLIP's 100 KiB limit or a
+    ///   varint that does not fit 64 bits: the peer's number is never used in arithmetic
+    ///   before it is known to be small (a length near `UInt64.max` once crashed the process).
+    static func propertiesBlockLength(_ payload: [UInt8]) throws -> Int? {
+        var index = 0
+        let declared: UInt64
+        do {
+            declared = try BLIPVarint.read(payload, at: &index, what: "properties length")
+        } catch {
+            // Only a varint cut short by the frame's end may be completed by the next frame.
+            guard payload.count < BLIPVarint.maxLength,
+                  payload.allSatisfy({ $0 & 0x80 != 0 }) else { throw error }
+            return nil
         }
-        return nil
+        guard declared <= UInt64(BLIPProperties.maxEncodedSize) else {
+            throw BLIPError.protocolViolation(
+                "properties length \(declared) is over BLIP's \(BLIPProperties.maxEncodedSize)-byte limit")
+        }
+        let total = index + Int(declared)
+        return payload.count >= total ? total : nil
     }
 
     private mutating func uniqueInflater() throws -> InflateStream {

@@ -51,6 +51,7 @@ final class InflateStream: @unchecked Sendable {
     func inflate(_ input: [UInt8], appendingTo output: inout [UInt8], limit: Int, reportedLimit: Int) throws {
         let chunkSize = Self.chunkSize
         var appended = 0
+        let ceiling = output.count + limit
         try input.withUnsafeBytes { inputBytes in
             stream.pointee.next_in = UnsafeMutablePointer(mutating: inputBytes.bindMemory(to: Bytef.self).baseAddress)
             stream.pointee.avail_in = uInt(inputBytes.count)
@@ -77,6 +78,11 @@ final class InflateStream: @unchecked Sendable {
                 }
                 appended += produced
                 guard appended <= limit else { throw BLIPError.messageTooLarge(limit: reportedLimit) }
+                if output.count + produced > output.capacity {
+                    // Grown by doubling, but never past what the limit allows: the last
+                    // doubling would otherwise reserve up to twice the limit for a bomb.
+                    output.reserveCapacity(min(max(output.capacity * 2, output.count + produced), ceiling))
+                }
                 output += scratch[0..<produced]
                 if stream.pointee.avail_in == 0 && !outputFull { return }
                 // Z_BUF_ERROR with input left and room for output: zlib cannot progress.

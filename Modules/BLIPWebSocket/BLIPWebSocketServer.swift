@@ -18,10 +18,14 @@ import NIOWebSocket
 /// await server.stop()
 /// ```
 ///
-/// Requests it refuses get a plain HTTP answer: `404` for another path or an unknown database,
-/// `405` for a method other than GET, `503` over `maxConnections`, `401` (with
-/// `WWW-Authenticate: Basic realm="…"`) or `403` from `authenticate`, and `400` when the request
+/// Requests it refuses get a plain HTTP answer: `503` over `maxConnections`, `401` (with
+/// `WWW-Authenticate: Basic realm="…"`) or `403` from `authenticate`, then `404` for another
+/// path or an unknown database, `405` for a method other than GET, and `400` when the request
 /// is not a WebSocket upgrade or does not offer an accepted subprotocol.
+///
+/// A connection not upgraded within `handshakeTimeout` is closed; so is the oldest one still in
+/// its handshake when a new one arrives and `maxConnections` are open. An upgraded connection
+/// that says nothing for `idleTimeout` is closed (``WebSocketFrameHandler``).
 package final class BLIPWebSocketServer: Sendable {
     private struct State {
         var started = false
@@ -31,6 +35,9 @@ package final class BLIPWebSocketServer: Sendable {
         var port: Int?
         /// Every accepted TCP connection, upgraded or not, so that `stop` can close it.
         var channels: [ObjectIdentifier: any Channel] = [:]
+        /// The accepted connections not upgraded yet, with their order of arrival.
+        var handshaking: [ObjectIdentifier: UInt64] = [:]
+        var acceptCount: UInt64 = 0
         /// Connections whose handler is running.
         var connections: [ObjectIdentifier: WebSocketBLIPTransport] = [:]
     }
@@ -84,7 +91,8 @@ package final class BLIPWebSocketServer: Sendable {
         }
         guard !alreadyStarted else { throw BLIPWebSocketError.protocolError("server already started") }
         let tlsContext = try options.tlsIdentity.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
-        let policy = UpgradePolicy(options: options) { [state] in state.withLock { $0.connections.count } }
+        // Every accepted connection counts, the one being judged included.
+        let policy = UpgradePolicy(options: options) { [state] in state.withLock { $0.channels.count } }
         let serverChannel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: options.host, port: options.port) { channel in
@@ -153,24 +161,63 @@ package final class BLIPWebSocketServer: Sendable {
     /// the channel's event loop.
     private func configure(_ channel: any Channel, tlsContext: NIOSSLContext?,
                            policy: UpgradePolicy) throws -> EventLoopFuture<Outcome> {
+        let state = state
+        let options = options
         let id = ObjectIdentifier(channel)
-        let stopping = state.withLock { state in
-            if !state.stopping { state.channels[id] = channel }
-            return state.stopping
+        let (stopping, evicted) = state.withLock { state -> (Bool, (any Channel)?) in
+            guard !state.stopping else { return (true, nil) }
+            var evicted: (any Channel)?
+            // Full: the connection longest in its handshake makes room. Upgraded ones stay;
+            // with none to close, the newcomer is answered 503 by the policy.
+            if let limit = options.maxConnections, state.channels.count >= limit,
+               let oldest = state.handshaking.min(by: { $0.value < $1.value })?.key {
+                state.handshaking.removeValue(forKey: oldest)
+                evicted = state.channels.removeValue(forKey: oldest)
+            }
+            state.channels[id] = channel
+            state.handshaking[id] = state.acceptCount
+            state.acceptCount &+= 1
+            return (false, evicted)
         }
         guard !stopping else { throw ChannelError.ioOnClosedChannel }
-        channel.closeFuture.whenComplete { [state] _ in state.withLock { _ = $0.channels.removeValue(forKey: id) } }
+        if let evicted {
+            options.log?("closed a connection from \(Self.describe(evicted.remoteAddress)) still in its handshake, "
+                         + "to make room for a new one (\(options.maxConnections ?? 0) connections open)")
+            evicted.close(promise: nil)
+        }
+        channel.closeFuture.whenComplete { [state] _ in
+            state.withLock { state in
+                // Only this channel's own entries: an evicted one's id may be reused by now.
+                if state.channels[id] === channel {
+                    state.channels.removeValue(forKey: id)
+                    state.handshaking.removeValue(forKey: id)
+                }
+            }
+        }
+        if let deadline = options.handshakeTimeout {
+            let log = options.log
+            let timer = channel.eventLoop.scheduleTask(in: TimeAmount(deadline)) { [state] in
+                let late = state.withLock { $0.handshaking[id] != nil && $0.channels[id] === channel }
+                guard late else { return }
+                log?("closed a connection from \(Self.describe(channel.remoteAddress)): no WebSocket upgrade "
+                     + "within \(deadline)")
+                channel.close(promise: nil)
+            }
+            channel.closeFuture.whenComplete { _ in timer.cancel() }
+        }
 
         if let tlsContext { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tlsContext)) }
         // The upgrader's verdict, for the refusal responder when it does not upgrade.
         let verdict = NIOLoopBoundBox<UpgradePolicy.Verdict?>(nil, eventLoop: channel.eventLoop)
-        let options = options
         let upgrader = NIOTypedWebSocketServerUpgrader<Outcome>(
             maxFrameSize: min(options.maxMessageSize, Int(UInt32.max)),
             shouldUpgrade: { channel, head in
                 let judged = policy.verdict(for: head, isUpgrade: true)
                 verdict.value = judged
                 guard case .accept(_, let subprotocol) = judged else { return channel.eventLoop.makeSucceededFuture(nil) }
+                // Out of its handshake before the 101 goes out: a client that gets it and opens
+                // its next connection at once must not find this one evictable.
+                state.withLock { _ = $0.handshaking.removeValue(forKey: id) }
                 return channel.eventLoop.makeSucceededFuture(HTTPHeaders([("Sec-WebSocket-Protocol", subprotocol)]))
             },
             upgradePipelineHandler: { channel, head in
@@ -180,7 +227,8 @@ package final class BLIPWebSocketServer: Sendable {
                     for (name, value) in head.headers { headers.add(name: name, value: value) }
                     let transport = try WebSocketBLIPTransport.install(
                         on: channel, role: .server, peerHeaders: headers, subprotocol: subprotocol,
-                        maxMessageSize: options.maxMessageSize, closeTimeout: options.closeTimeout)
+                        maxMessageSize: options.maxMessageSize, closeTimeout: options.closeTimeout,
+                        idleTimeout: options.idleTimeout, maxBufferedBytes: options.maxBufferedBytes, log: options.log)
                     return .upgraded(Connection(databaseName: database, headers: headers,
                                                 remoteAddress: transport.remoteAddress, subprotocol: subprotocol,
                                                 transport: transport))
@@ -196,5 +244,13 @@ package final class BLIPWebSocketServer: Sendable {
             })
         return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
             configuration: NIOUpgradableHTTPServerPipelineConfiguration(upgradeConfiguration: upgradeConfiguration))
+    }
+
+    /// `host:port` for a log line.
+    static func describe(_ address: SocketAddress?) -> String {
+        guard let address else { return "an unknown address" }
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        if case .v6 = address { return "[\(ip)]:\(port)" }
+        return "\(ip):\(port)"
     }
 }

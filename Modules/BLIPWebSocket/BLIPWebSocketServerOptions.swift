@@ -16,18 +16,43 @@ package struct BLIPWebSocketServerOptions: Sendable {
     /// Whether the path's database exists; requests for one that does not get `404`. Runs on a
     /// network thread: it must not block. Nil accepts every name.
     package var databaseExists: (@Sendable (String) -> Bool)?
-    /// Most connections open at once; more get `503 Service Unavailable`. Nil: no limit.
+    /// Most connections open at once, counting those still in their TLS or HTTP handshake.
+    /// When they are all taken, a new connection closes the oldest one still in its handshake
+    /// (so clients that stall their handshake cannot lock others out); with none to close, it
+    /// gets `503 Service Unavailable`. Nil: no limit.
     package var maxConnections: Int?
-    /// Largest incoming message accepted.
+    /// Largest incoming WebSocket message (one BLIP frame: 16 KiB from LiteCore and from us).
     package var maxMessageSize: Int
     /// How long closing a connection waits for the client's close frame.
     package var closeTimeout: Duration
+    /// How long a connection may take from its accept to its WebSocket upgrade (TLS and HTTP
+    /// handshakes); it is closed when still not upgraded by then. Nil: no deadline.
+    package var handshakeTimeout: Duration?
+    /// How long an upgraded connection may go without a word from the client: after half of
+    /// it the server pings, and a client that still sends nothing (not even the pong) by the
+    /// end is closed with code 1001. Nil: never.
+    package var idleTimeout: Duration?
+    /// Bytes of received frames the server holds before it stops reading from the socket
+    /// until the connection's reader catches up (back-pressure rather than memory).
+    package var maxBufferedBytes: Int
+    /// Gets one line for each connection the server closes on its own (a handshake past its
+    /// deadline, one closed to make room, an idle one). Runs on a network thread.
+    package var log: (@Sendable (String) -> Void)?
+
+    /// The default handshake deadline: 5 s.
+    package static let defaultHandshakeTimeout: Duration = .seconds(5)
+    /// The default idle timeout: 60 s.
+    package static let defaultIdleTimeout: Duration = .seconds(60)
+    /// The default for ``maxBufferedBytes``: 1 MiB.
+    package static let defaultMaxBufferedBytes = 1 << 20
 
     package init(host: String = "127.0.0.1", port: Int = 0, tlsIdentity: TLSIdentity? = nil,
                  subprotocols: [String] = [BLIPWebSocketClientOptions.defaultSubprotocol],
                  authenticate: (@Sendable (HTTPHeaderFields) -> BLIPWebSocketAuthDecision)? = nil,
                  databaseExists: (@Sendable (String) -> Bool)? = nil, maxConnections: Int? = nil,
-                 maxMessageSize: Int = 1 << 24, closeTimeout: Duration = .seconds(5)) {
+                 maxMessageSize: Int = 1 << 20, closeTimeout: Duration = .seconds(5),
+                 handshakeTimeout: Duration? = defaultHandshakeTimeout, idleTimeout: Duration? = defaultIdleTimeout,
+                 maxBufferedBytes: Int = defaultMaxBufferedBytes) {
         self.host = host
         self.port = port
         self.tlsIdentity = tlsIdentity
@@ -37,5 +62,8 @@ package struct BLIPWebSocketServerOptions: Sendable {
         self.maxConnections = maxConnections
         self.maxMessageSize = maxMessageSize
         self.closeTimeout = closeTimeout
+        self.handshakeTimeout = handshakeTimeout
+        self.idleTimeout = idleTimeout
+        self.maxBufferedBytes = maxBufferedBytes
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import NIOHTTP1
 
-/// The server's rules for an upgrade request, in the order a client meets them: path and
-/// database (404), capacity (503), credentials (401/403), then the WebSocket subprotocol (400).
+/// The server's rules for an upgrade request, in the order a client meets them: capacity
+/// (503), credentials (401/403), path and database (404), method (405), then the WebSocket
+/// subprotocol (400). Credentials come before the path so that a client without them learns
+/// nothing, not even which database names exist.
 struct UpgradePolicy: Sendable {
     /// What to do with one request.
     enum Verdict: Sendable {
@@ -18,14 +20,7 @@ struct UpgradePolicy: Sendable {
     func verdict(for head: HTTPRequestHead, isUpgrade: Bool) -> Verdict {
         var headers = HTTPHeaderFields()
         for (name, value) in head.headers { headers.add(name: name, value: value) }
-        guard let database = Self.databaseName(inTarget: head.uri),
-              options.databaseExists?(database) ?? true else {
-            return .refuse(.notFound, headers: [], message: "no such database")
-        }
-        guard head.method == .GET else {
-            return .refuse(.methodNotAllowed, headers: [("Allow", "GET")], message: "use GET to open a WebSocket")
-        }
-        if let limit = options.maxConnections, openConnections() >= limit {
+        if let limit = options.maxConnections, openConnections() > limit {
             return .refuse(.serviceUnavailable, headers: [], message: "too many connections")
         }
         switch options.authenticate?(headers) ?? .allow {
@@ -37,6 +32,13 @@ struct UpgradePolicy: Sendable {
                            message: "authentication required")
         case .forbid:
             return .refuse(.forbidden, headers: [], message: "not allowed")
+        }
+        guard let database = Self.databaseName(inTarget: head.uri),
+              options.databaseExists?(database) ?? true else {
+            return .refuse(.notFound, headers: [], message: "no such database")
+        }
+        guard head.method == .GET else {
+            return .refuse(.methodNotAllowed, headers: [("Allow", "GET")], message: "use GET to open a WebSocket")
         }
         guard isUpgrade else {
             return .refuse(.badRequest, headers: [], message: "expected a WebSocket upgrade request")

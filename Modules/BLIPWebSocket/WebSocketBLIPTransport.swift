@@ -38,15 +38,33 @@ package final class WebSocketBLIPTransport: BLIPTransport {
 
     /// Puts the frame handler at the end of an upgraded channel's pipeline. Call on the
     /// channel's event loop, from the upgrader's pipeline callback.
+    ///
+    /// - Parameters:
+    ///   - idleTimeout: close the connection when the peer sends nothing for this long (it is
+    ///     pinged half way).
+    ///   - maxBufferedBytes: received frames not yet taken from ``incoming`` past which the
+    ///     socket is not read until the reader catches up.
     static func install(on channel: any Channel, role: WebSocketFrameHandler.Role, peerHeaders: HTTPHeaderFields,
                         subprotocol: String, maxMessageSize: Int, closeTimeout: Duration,
-                        heartbeat: Duration? = nil) throws -> WebSocketBLIPTransport {
+                        heartbeat: Duration? = nil, idleTimeout: Duration? = nil,
+                        maxBufferedBytes: Int = BLIPWebSocketServerOptions.defaultMaxBufferedBytes,
+                        log: (@Sendable (String) -> Void)? = nil) throws -> WebSocketBLIPTransport {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
+        let flow = IncomingFlow(limit: maxBufferedBytes)
         let handler = WebSocketFrameHandler(role: role, maxMessageSize: maxMessageSize,
                                             closeTimeout: TimeAmount(closeTimeout), continuation: continuation,
-                                            heartbeat: heartbeat.map(TimeAmount.init))
+                                            heartbeat: heartbeat.map(TimeAmount.init),
+                                            idleTimeout: idleTimeout.map(TimeAmount.init), flow: flow, log: log)
         try channel.pipeline.syncOperations.addHandler(handler)
-        return WebSocketBLIPTransport(incoming: stream, peerHeaders: peerHeaders, subprotocol: subprotocol,
+        let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        // Each frame counts as taken when the reader asks for the next one (it handles frames
+        // one at a time); a resume hops to the event loop only when reading was paused.
+        let taker = FrameTaker(stream.makeAsyncIterator()) { [eventLoop = channel.eventLoop] count in
+            guard flow.taken(count) else { return }
+            eventLoop.execute { bound.value.resumeReading() }
+        }
+        let counted = AsyncThrowingStream<[UInt8], any Error>(unfolding: { try await taker.next() })
+        return WebSocketBLIPTransport(incoming: counted, peerHeaders: peerHeaders, subprotocol: subprotocol,
                                       remoteAddress: channel.remoteAddress.map(Self.describe),
                                       eventLoop: channel.eventLoop,
                                       handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
@@ -100,5 +118,30 @@ package final class WebSocketBLIPTransport: BLIPTransport {
         guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
         if case .v6 = address { return "[\(ip)]:\(port)" }
         return "\(ip):\(port)"
+    }
+}
+
+/// The consuming end of a transport's frames: reports each frame as taken once the reader asks
+/// for the next one.
+private final class FrameTaker: @unchecked Sendable {
+    // @unchecked: `incoming` has one reader at a time (BLIPTransport), so `next()` never runs
+    // concurrently with itself.
+    private var iterator: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator
+    private var previous = 0
+    private let onTaken: @Sendable (Int) -> Void
+
+    init(_ iterator: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator, onTaken: @escaping @Sendable (Int) -> Void) {
+        self.iterator = iterator
+        self.onTaken = onTaken
+    }
+
+    func next() async throws -> [UInt8]? {
+        if previous > 0 {
+            onTaken(previous)
+            previous = 0
+        }
+        let frame = try await iterator.next()
+        previous = frame?.count ?? 0
+        return frame
     }
 }

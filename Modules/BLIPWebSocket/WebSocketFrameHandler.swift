@@ -7,9 +7,11 @@ import NIOWebSocket
 ///
 /// All state lives on the channel's event loop; the transport reaches it through
 /// `NIOLoopBound`. Incoming messages are yielded in arrival order and outgoing ones are written
-/// in call order, so BLIP frames keep their order both ways.
-final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// in call order, so BLIP frames keep their order both ways. Reads from the socket are held
+/// back while the frames handed on and not yet taken pass ``IncomingFlow/limit``.
+final class WebSocketFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     /// Which end of the WebSocket this is: a client masks what it sends (RFC 6455 §5.3).
@@ -52,14 +54,29 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     /// every new connection was declared dead before it was used (seen with a 0.5 s heartbeat
     /// under the thread sanitizer), and the replicator never got through.
     static let minimumPongWait = TimeAmount.seconds(2)
+    /// Idle timeout (server side): the peer must send something, if only a pong, this often.
+    private let idleTimeout: TimeAmount?
+    private var idleTask: RepeatedTask?
+    private var heardFromPeer = false
+    private var idlePingSent = false
+    /// Received bytes not yet taken by the reader, and a read held back meanwhile.
+    let flow: IncomingFlow
+    private var heldRead = false
+    /// Gets a line when the idle timeout closes the connection.
+    private let log: (@Sendable (String) -> Void)?
 
     init(role: Role, maxMessageSize: Int, closeTimeout: TimeAmount,
-         continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation, heartbeat: TimeAmount? = nil) {
+         continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation, heartbeat: TimeAmount? = nil,
+         idleTimeout: TimeAmount? = nil, flow: IncomingFlow = IncomingFlow(limit: Int.max),
+         log: (@Sendable (String) -> Void)? = nil) {
         self.role = role
         self.maxMessageSize = maxMessageSize
         self.closeTimeout = closeTimeout
         self.continuation = continuation
         self.heartbeat = heartbeat
+        self.idleTimeout = idleTimeout
+        self.flow = flow
+        self.log = log
     }
 
     // MARK: Calls from the transport (on the event loop)
@@ -109,6 +126,13 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        if let idleTimeout, idleTimeout > .zero {
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let tick = TimeAmount.nanoseconds(max(idleTimeout.nanoseconds / 2, 1))
+            idleTask = context.eventLoop.scheduleRepeatedTask(initialDelay: tick, delay: tick) { _ in
+                handler.value.idleTick()
+            }
+        }
         if let heartbeat, heartbeat > .zero {
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
             heartbeatTask = context.eventLoop.scheduleRepeatedTask(initialDelay: heartbeat, delay: heartbeat) { _ in
@@ -123,8 +147,24 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         finishIncoming(throwing: .connectionLost)
     }
 
+    func read(context: ChannelHandlerContext) {
+        if flow.isPaused {
+            heldRead = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// The reader took enough frames: the read held back goes out now.
+    func resumeReading() {
+        guard heldRead, let context else { return }
+        heldRead = false
+        context.read()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        heardFromPeer = true
         switch frame.opcode {
         case .binary:
             guard fragments == nil else {
@@ -222,6 +262,31 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
         heartbeatTask = nil
         pongDeadline?.cancel()
         pongDeadline = nil
+        idleTask?.cancel()
+        idleTask = nil
+    }
+
+    /// Half an idle timeout passed: fine if the peer sent anything; else ping it, and if it
+    /// already had its ping and still said nothing, close (1001).
+    private func idleTick() {
+        guard let context, case .open = state, let idleTimeout else { return }
+        if heardFromPeer {
+            heardFromPeer = false
+            idlePingSent = false
+        } else if idlePingSent {
+            idleTask?.cancel()
+            idleTask = nil
+            let seconds = idleTimeout.nanoseconds / 1_000_000_000
+            log?("closed the connection from \(BLIPWebSocketServer.describe(context.channel.remoteAddress)): "
+                 + "nothing received for \(seconds) s, not even a pong")
+            fail(code: 1001, .protocolError("the peer sent nothing for \(seconds) s"), context: context,
+                 reason: "idle for \(seconds) s")
+        } else {
+            idlePingSent = true
+            let ping = WebSocketFrame(fin: true, opcode: .ping, maskKey: maskKey(),
+                                      data: context.channel.allocator.buffer(capacity: 0))
+            context.writeAndFlush(wrapOutboundOut(ping), promise: nil)
+        }
     }
 
     private func deliver(_ message: [UInt8], context: ChannelHandlerContext) {
@@ -229,6 +294,7 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
             return fail(code: 1009, .protocolError("message larger than \(maxMessageSize) bytes"), context: context)
         }
         guard !incomingFinished else { return }
+        _ = flow.delivered(message.count)
         continuation.yield(message)
     }
 
@@ -266,13 +332,13 @@ final class WebSocketFrameHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     /// Ends the connection for a protocol violation: close frame with `code`, then hang up.
-    private func fail(code: UInt16, _ error: BLIPWebSocketError, context: ChannelHandlerContext) {
+    private func fail(code: UInt16, _ error: BLIPWebSocketError, context: ChannelHandlerContext, reason: String = "") {
         fragments = nil
         finishIncoming(throwing: error)
         guard case .open = state else { return }
         state = .closeSent
         let channel = context.channel
-        writeClose(code: code, reason: "", context: context)
+        writeClose(code: code, reason: reason, context: context)
         closeTimer = context.eventLoop.scheduleTask(in: closeTimeout) { channel.close(promise: nil) }
     }
 

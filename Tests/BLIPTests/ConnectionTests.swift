@@ -239,7 +239,8 @@ import TestSupport
             try await client.sendRequest(BLIPMessage(properties: ["Profile": "big"], body: [UInt8](repeating: 1, count: 20_000)))
         }
         #expect(await server.waitUntilClosed() == .messageTooLarge(limit: 10_000))
-        #expect(await client.waitUntilClosed() == .closed(code: 1002, reason: BLIPConnection.closeReason(
+        // 1009: "message too big" (RFC 6455 §7.4.1), not a generic protocol error.
+        #expect(await client.waitUntilClosed() == .closed(code: 1009, reason: BLIPConnection.closeReason(
             BLIPError.messageTooLarge(limit: 10_000).description)))
     }
 

@@ -126,6 +126,60 @@ import TestSupport
         #expect(fed < 64 * 1024, "refused only after \(fed) compressed bytes")
     }
 
+    /// Replies registered as streamed (a blob fetched with `getAttachment`), cut into one to
+    /// four frames with correct running checksums, their payloads mutated: the streamed
+    /// path parses the properties length itself, and a length near 2⁶³ once trapped there
+    /// (issue 37) because no fuzzer registered a streamed reply.
+    @Test func mutatedStreamedRepliesAreReadOrRefused() throws {
+        let messages = try Self.messages(of: Self.frameStreams())
+        let payloads = try messages.map { try $0.encodedPayload() }
+        let tokens: [[UInt8]] = [HostileFrameTests.hugeLength, [0xFF, 0xFF, 0xFF, 0xFF, 0x0F], [0x80], [0]]
+        let campaign = FuzzCampaign.run("BLIP streamed replies", seed: 0xB11B_0004, inputs: 4000) { random in
+            var payload = payloads[Int.random(in: 0..<payloads.count, using: &random)]
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                payload = tokens[Int.random(in: 0..<tokens.count, using: &random)] + payload
+            }
+            payload = FuzzMutator.mutate(payload, &random, tokens: tokens)
+            let pieces = Int.random(in: 1...4, using: &random)
+            var cuts = (0..<pieces - 1).map { _ in Int.random(in: 0...payload.count, using: &random) }.sorted()
+            cuts = [0] + cuts + [payload.count]
+            let number = UInt64.random(in: 1...2, using: &random)
+            var frames: [[UInt8]] = []
+            var checksum: UInt32 = 0
+            for piece in 0..<pieces {
+                let chunk = Array(payload[cuts[piece]..<cuts[piece + 1]])
+                var flags = BLIPMessage.Kind.reply.rawValue
+                if piece < pieces - 1 { flags |= BLIPFrameFlags.moreComing.rawValue }
+                if Int.random(in: 0..<8, using: &random) == 0 { flags = UInt8.random(in: 0...0x7F, using: &random) & ~0x08 }
+                checksum = CRC32.checksum(chunk, continuing: checksum)
+                var frame = BLIPVarint.encode(number) + BLIPVarint.encode(UInt64(flags)) + chunk
+                frame += [UInt8(checksum >> 24), UInt8(truncatingIfNeeded: checksum >> 16),
+                          UInt8(truncatingIfNeeded: checksum >> 8), UInt8(truncatingIfNeeded: checksum)]
+                frames.append(frame)
+            }
+            var reader = BLIPFrameReader(maxMessageSize: Self.limit, checksReplyNumbers: true)
+            reader.expectReply(to: 1, streamingBody: true)
+            reader.expectReply(to: 2, streamingBody: true)
+            var streamed = 0
+            do {
+                for frame in frames {
+                    let output = try reader.read(frame)
+                    streamed += output.bodyChunk?.bytes.count ?? 0
+                    if let message = output.message { #expect(message.body.count <= Self.limit) }
+                }
+                #expect(streamed <= payload.count)
+                return .accepted
+            } catch is BLIPError {
+                return .rejected
+            } catch {
+                Issue.record("the frame reader threw \(type(of: error)), not BLIPError: \(error)")
+                return .rejected
+            }
+        }
+        #expect(campaign.accepted > 0 && campaign.rejected > 0)
+        #expect(campaign.slowest < FuzzCampaign.perInputLimit)
+    }
+
     @Test func mutatedPropertiesBlocksAreDecodedOrRefused() throws {
         let messages = try Self.messages(of: Self.frameStreams())
         let blocks = try messages.map { try $0.properties.encoded() }
@@ -158,8 +212,9 @@ enum CRC32 {
         return value
     }
 
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
+    /// zlib's `crc32(previous, bytes)`: continues a running checksum.
+    static func checksum(_ bytes: [UInt8], continuing previous: UInt32 = 0) -> UInt32 {
+        var crc: UInt32 = previous ^ 0xFFFF_FFFF
         for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         return crc ^ 0xFFFF_FFFF
     }

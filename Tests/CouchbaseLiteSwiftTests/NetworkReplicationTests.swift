@@ -111,7 +111,8 @@ import TestSupport
                 #expect(url.scheme == "wss")
                 let unpinned = await replicator(source, url, .push).runToCompletion()
                 #expect((unpinned.error as? CouchbaseLiteError)?.code.rawValue == CBLErrorTLSCertUntrusted)
-                let certificate = try #require(listener.tlsIdentity?.certificateDER)
+                let der = try #require(listener.tlsIdentity?.certificateDER)
+                let certificate = try #require(SecCertificateCreateWithData(nil, der))
                 let pinned = await replicator(source, url, .push) { $0.pinnedServerCertificate = certificate }
                     .runToCompletion()
                 #expect(pinned.error == nil)

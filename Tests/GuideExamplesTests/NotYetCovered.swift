@@ -7,4 +7,3 @@
 //   replication-error-handling, and the replicator part of getting-started
 // Conflicts (2.0: automatic resolution; 2.6+: custom conflict resolvers)
 // Database replicas: database-replica (`DatabaseEndpoint`)
-// Certificate pinning: certificate-pinning

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The arguments of `cblite push`, `pull` and `sync`, shared by `cblite` (which parses and
 /// checks them, then hands them on) and `cblite-replicate` (which runs the replication).
@@ -48,8 +49,8 @@ package struct ServeArguments: ParsableArguments {
     @Option(help: "TCP port (0: any free port).")
     package var port: UInt16 = 4984
 
-    @Option(help: "Address to listen on.")
-    package var host: String = "0.0.0.0"
+    @Option(help: "Address to listen on (0.0.0.0 for every IPv4 interface).")
+    package var host: String = "127.0.0.1"
 
     @Option(help: "PEM certificate (chain) file: serve wss:// with it (needs --tls-key).")
     package var tlsCert: String?
@@ -63,13 +64,59 @@ package struct ServeArguments: ParsableArguments {
     @Flag(help: "Refuse pushes.")
     package var readonly = false
 
-    @Option(help: "Require this user name (HTTP basic authentication).")
+    @Option(help: ArgumentHelp("Require this user name (HTTP basic authentication); the password comes from "
+                               + "--password-file or the \(Self.passwordVariable) environment variable."))
     package var user: String?
 
-    @Option(help: "The password for --user.")
+    @Option(help: "A file whose first line is the password for --user.")
+    package var passwordFile: String?
+
+    /// Refused (a command line is visible to every user of the machine, in `ps`).
+    @Option(help: .hidden)
     package var password: String?
 
+    /// The environment variable the password for `--user` may come from.
+    package static let passwordVariable = "CBLITE_PASSWORD"
+
     package init() {}
+
+    package func validate() throws {
+        if password != nil {
+            throw ValidationError("--password is not accepted: a command line is visible to every user in `ps`; "
+                                  + "put the password in the \(Self.passwordVariable) environment variable or in a "
+                                  + "file named by --password-file")
+        }
+        if user != nil && passwordFile == nil && Self.environmentPassword() == nil {
+            throw ValidationError("--user needs a password: set \(Self.passwordVariable) or pass --password-file")
+        }
+        if user == nil && passwordFile != nil {
+            throw ValidationError("--password-file needs --user")
+        }
+    }
+
+    /// The password for `--user`: the first line of `--password-file`, else the environment
+    /// variable; nil without `--user`.
+    package func listenerPassword() throws -> String? {
+        guard user != nil else { return nil }
+        if let passwordFile {
+            let text: String
+            do {
+                text = try String(contentsOfFile: passwordFile, encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot read the password file \(passwordFile): \(error.localizedDescription)")
+            }
+            let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return String(line.hasSuffix("\r") ? line.dropLast() : line)
+        }
+        guard let password = Self.environmentPassword() else {
+            throw ValidationError("--user needs a password: set \(Self.passwordVariable) or pass --password-file")
+        }
+        return password
+    }
+
+    private static func environmentPassword() -> String? {
+        ProcessInfo.processInfo.environment[passwordVariable]
+    }
 
     /// The arguments again, as a command line that parses back to the same values (as
     /// ``ReplicationArguments/commandLine``).
@@ -79,8 +126,10 @@ package struct ServeArguments: ParsableArguments {
         if let tlsKey { line.append("--tls-key=\(tlsKey)") }
         if tls { line.append("--tls") }
         if readonly { line.append("--readonly") }
+        // The password is not passed on: the helper reads the same file or inherits the
+        // environment (execv keeps it).
         if let user { line.append("--user=\(user)") }
-        if let password { line.append("--password=\(password)") }
+        if let passwordFile { line.append("--password-file=\(passwordFile)") }
         return line + ["--", database]
     }
 }

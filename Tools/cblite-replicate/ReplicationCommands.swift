@@ -53,7 +53,12 @@ extension ReplicationArguments {
             config.replicatorType = type
             config.continuous = continuous
             if let user { config.authenticator = BasicAuthenticator(username: user, password: password ?? "") }
-            if let pinnedCert { config.pinnedServerCertificate = try Data(contentsOf: URL(fileURLWithPath: pinnedCert)) }
+            if let pinnedCert {
+                guard let certificate = SecCertificateCreateWithData(nil, try Data(contentsOf: URL(fileURLWithPath: pinnedCert))) else {
+                    throw ValidationError("\(pinnedCert) is not a DER certificate (convert PEM with `openssl x509 -outform der`)")
+                }
+                config.pinnedServerCertificate = certificate
+            }
             let replicator = Replicator(config: config)
             let counts = Locked((pushed: 0, pulled: 0, failed: 0))
             // Our own serial queue, drained before the totals are printed: the replicator hands
@@ -147,9 +152,17 @@ struct Serve: ParsableCommand {
                 config.tlsIdentity = TLSIdentity(certificatePEM: try String(contentsOfFile: tlsCert, encoding: .utf8),
                                                  privateKeyPEM: try String(contentsOfFile: tlsKey, encoding: .utf8))
             }
-            if let user = options.user {
-                let expected = options.password ?? ""
-                config.authenticator = ListenerPasswordAuthenticator { $0 == user && $1 == expected }
+            if let user = options.user, let expected = try options.listenerPassword() {
+                // Both compared in full whatever they hold, so timing tells a client nothing.
+                config.authenticator = ListenerPasswordAuthenticator { name, password in
+                    let nameMatches = ConstantTime.equal(name, user)
+                    let passwordMatches = ConstantTime.equal(password, expected)
+                    return nameMatches && passwordMatches
+                }
+                if config.disableTLS {
+                    FileHandle.standardError.write(Data(("cblite: warning: serving plain ws:// with --user: passwords "
+                        + "cross the network in clear text; serve wss:// with --tls or --tls-cert\n").utf8))
+                }
             }
             let listener = URLEndpointListener(config: config)
             try runBlocking { try await listener.start() }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Security)
+import Security
+#endif
 
 /// What a ``Replicator`` replicates, with whom and how. A replicator copies its
 /// configuration when it is made; later changes to this object do not affect it.
@@ -22,8 +25,9 @@ public final class ReplicatorConfiguration: @unchecked Sendable {
     public var continuous = false
     /// Credentials for the server.
     public var authenticator: (any Authenticator)?
-    /// The server's certificate (DER) to accept, and only it, instead of checking the chain.
-    public var pinnedServerCertificate: Data?
+    /// The server's certificate to accept, and only it, instead of checking the chain; make it
+    /// from DER bytes with `SecCertificateCreateWithData(nil, data)` (on Linux, this module's).
+    public var pinnedServerCertificate: SecCertificate?
     /// Accept a self-signed server certificate without pinning it (for development).
     public var acceptOnlySelfSignedServerCertificate = false
     /// Extra HTTP headers for the connection request.

@@ -1,6 +1,9 @@
 import BLIP
 import BLIPWebSocket
 import Foundation
+#if canImport(Security)
+import Security
+#endif
 import LiteReplicator
 
 /// Opens WebSocket connections for URL endpoints.
@@ -16,7 +19,7 @@ enum ReplicatorNetwork {
             headers.add(name: name, value: value)
         }
         var options = BLIPWebSocketClientOptions(
-            headers: headers, pinnedServerCertificate: config.pinnedServerCertificate.map { [UInt8]($0) },
+            headers: headers, pinnedServerCertificate: config.pinnedServerCertificate.map { [UInt8](SecCertificateCopyData($0) as Data) },
             acceptOnlySelfSignedServerCertificate: config.acceptOnlySelfSignedServerCertificate)
         // Keep-alive pings; a missing pong is a dropped connection (retried like any other).
         if config.heartbeat > 0, config.heartbeat.isFinite {

@@ -74,6 +74,14 @@ public final class URLEndpointListener: Sendable {
                                                  tlsIdentity: serverIdentity)
         let databaseName = config.database.name
         options.databaseExists = { $0 == databaseName }
+        options.maxConnections = max(config.maxConnections, 1)
+        options.handshakeTimeout = Self.duration(config.handshakeTimeout)
+        options.idleTimeout = Self.duration(config.idleTimeout)
+        options.log = { Database.log.log(.warning, .network, "Listener for \"\(databaseName)\": \($0)") }
+        // Messages under way together may hold one maximal message and as much again in
+        // small ones (a pusher keeps up to 100 revisions in flight).
+        let limits = BLIPLimits(maxMessageSize: config.maxMessageSize, maxOpenMessages: 256,
+                                maxIncompleteBytes: config.maxMessageSize + (8 << 20))
         if let authenticator = config.authenticator {
             options.authenticate = { headers in
                 guard let credentials = Self.basicCredentials(headers["Authorization"]),
@@ -87,9 +95,12 @@ public final class URLEndpointListener: Sendable {
         let readOnly = config.readOnly
         let server = BLIPWebSocketServer(options: options) { [weak self] connection in
             self?.state.withLock { $0.connections += 1; $0.active += 1 }
-            let blip = BLIPConnection(transport: connection.transport)
+            let blip = BLIPConnection(transport: connection.transport, limits: limits)
             let session = ReplicationSession(database: database.core, connection: blip, role: .passive(readOnly: readOnly))
-            await session.serve()
+            if let error = await session.serve(), Self.isPeersFault(error) {
+                Database.log.log(.warning, .network, "Listener for \"\(databaseName)\": closed the connection from "
+                                 + "\(connection.remoteAddress ?? "an unknown address"): \(error)")
+            }
             self?.connectionEnded()
         }
         do {
@@ -135,6 +146,20 @@ public final class URLEndpointListener: Sendable {
             return state.server
         }
         await server?.stop()
+    }
+
+    /// Seconds as a `Duration` (nil for zero, negative or not finite: no limit).
+    static func duration(_ seconds: TimeInterval) -> Duration? {
+        guard seconds.isFinite, seconds > 0 else { return nil }
+        return .milliseconds(Int64(min(seconds, 1e9) * 1000))
+    }
+
+    /// Whether a connection ended because the peer broke the protocol or a limit.
+    static func isPeersFault(_ error: BLIPError) -> Bool {
+        switch error {
+        case .protocolViolation, .messageTooLarge, .limitExceeded: true
+        default: false
+        }
     }
 
     /// User and password from `Authorization: Basic …`.

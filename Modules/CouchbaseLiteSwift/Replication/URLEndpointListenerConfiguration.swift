@@ -49,6 +49,20 @@ public struct URLEndpointListenerConfiguration: Sendable {
     public var authenticator: ListenerPasswordAuthenticator?
     /// Refuse pushes from clients.
     public var readOnly = false
+    /// Most connections open at once, counting those still in their TLS or HTTP handshake
+    /// (default 100). When all are taken, a new client closes the oldest connection still in
+    /// its handshake; with none, it is answered `503 Service Unavailable`.
+    public var maxConnections = 100
+    /// Seconds a client has from connecting to completing its WebSocket upgrade (default 5);
+    /// a connection still not upgraded then is closed.
+    public var handshakeTimeout: TimeInterval = 5
+    /// Seconds a connected client may send nothing (default 60): the listener pings it half way
+    /// and closes the connection (WebSocket code 1001) if not even the pong comes back.
+    public var idleTimeout: TimeInterval = 60
+    /// The largest message a client may send, uncompressed (default 20 MiB, Couchbase Server's
+    /// document size limit): a document revision must fit in one. A bigger one closes the
+    /// connection with WebSocket code 1009. Raise it to accept bigger documents.
+    public var maxMessageSize = 20 << 20
 
     /// Creates a configuration serving `database`.
     public init(database: Database) {
