@@ -49,6 +49,10 @@ public struct URLEndpointListenerConfiguration: Sendable {
     public var authenticator: ListenerPasswordAuthenticator?
     /// Refuse pushes from clients.
     public var readOnly = false
+    /// The largest blob accepted from a client, in bytes (default 4 GiB): a pushed revision
+    /// naming a larger one is refused, and a blob that declares no length is cut off there.
+    /// Not in Couchbase Lite 2.x, which has no limit.
+    public var maxBlobSizeFromPeer: Int64 = 4 << 30
 
     /// Creates a configuration serving `database`.
     public init(database: Database) {
