@@ -53,7 +53,7 @@ soak: deps
 ## another; the figures go to FUZZ_REPORT (default .build/fuzz-report.txt).
 fuzz: deps
 	$(SWIFT) build --build-tests
-	for suite in FleeceTests.FuzzTests SharedKeysFuzzTests RevisionTreeFuzzTests FrameFuzzTests MessageBodyFuzzTests \
+	for suite in FleeceTests.FuzzTests SharedKeysFuzzTests JSONDeltaFuzzTests RevisionTreeFuzzTests FrameFuzzTests MessageBodyFuzzTests \
 	             QueryParserFuzzTests MatchSyntaxFuzzTests LegacyRowFuzzTests; do \
 	  FUZZ_SECONDS=$${FUZZ_SECONDS:-600} FUZZ_REPORT=$${FUZZ_REPORT:-.build/fuzz-report.txt} \
 	    $(SWIFT) test --skip-build --filter "$$suite" || exit 1; \
