@@ -86,7 +86,9 @@ import TestSupport
             await client.close()
             _ = await server.value
             #expect(campaign.accepted > 0 && campaign.rejected > 0)
-            #expect(campaign.slowest < .seconds(60))
+            // Generous, as for the request sequences below: in the whole suite on 2 cores the
+            // cooperative pool can be held for minutes by CPU-heavy synchronous tests.
+            #expect(campaign.slowest < .seconds(300))
             let problems = try core.checkIntegrity()
             #expect(problems == [])
         }
