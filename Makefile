@@ -50,7 +50,7 @@ soak: deps
 ## another; the figures go to FUZZ_REPORT (default .build/fuzz-report.txt).
 fuzz: deps
 	$(SWIFT) build --build-tests
-	for suite in FleeceTests.FuzzTests SharedKeysFuzzTests RevisionTreeFuzzTests FrameFuzzTests UpgradeRequestFuzzTests MessageBodyFuzzTests \
+	for suite in FleeceTests.FuzzTests SharedKeysFuzzTests JSONDeltaFuzzTests RevisionTreeFuzzTests FrameFuzzTests UpgradeRequestFuzzTests MessageBodyFuzzTests \
 	             QueryParserFuzzTests MatchSyntaxFuzzTests LegacyRowFuzzTests; do \
 	  FUZZ_SECONDS=$${FUZZ_SECONDS:-600} FUZZ_REPORT=$${FUZZ_REPORT:-.build/fuzz-report.txt} \
 	    $(SWIFT) test --skip-build --filter "$$suite" || exit 1; \

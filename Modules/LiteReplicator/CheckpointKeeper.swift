@@ -125,6 +125,10 @@ package actor CheckpointKeeper {
                     properties: ["Profile": "setCheckpoint", "client": id, "rev": remoteRevision], body: body))
                 remoteRevision = reply.properties["rev"] ?? remoteRevision
                 try store.saveLocalCheckpoint(snapshot, id: id)
+            } catch BLIPError.remote(_, 403, _) {
+                // A read-only listener keeps no checkpoints (Replication-33): the pull still
+                // completes; the next one starts over, as with a peer that lost its copy.
+                return
             } catch let error as BLIPError {
                 lastError = ReplicationError(blip: error, context: "saving checkpoint \(id) on the peer")
                 if case .remote(_, 409, _) = error, let fresh = try? await connection.sendRequest(  // allowed: else the 409 stands

@@ -12,26 +12,36 @@ final class IncomingBlob: Sendable {
     private let writer: Locked<BlobWriter?>
     private let key: BlobKey
     private let expectedLength: Int64?
+    /// The most bytes accepted when no length was declared (a declared length above it is
+    /// refused before the blob is asked for).
+    private let maximumLength: Int64
 
-    init(writer: BlobWriter, key: BlobKey, expectedLength: Int64?) {
+    init(writer: BlobWriter, key: BlobKey, expectedLength: Int64?, maximumLength: Int64) {
         self.writer = Locked(writer)
         self.key = key
         self.expectedLength = expectedLength
+        self.maximumLength = maximumLength
     }
 
     /// Writes one piece of the body.
     ///
-    /// - Throws: `ReplicationError` (HTTP 400) as soon as the body runs past the announced
-    ///   length, so a bad peer cannot fill the disk; the writer's I/O errors; an error once the
+    /// - Throws: `ReplicationError` as soon as the body runs past the announced length (HTTP
+    ///   400) or, with none announced, past the most accepted from a peer (HTTP 413), so a bad
+    ///   peer cannot fill the disk; the writer's I/O errors; an error once the
     ///   blob was finished or aborted.
     func append(_ bytes: [UInt8]) throws {
         try writer.withLock { writer in
             guard let writer else {
                 throw ReplicationError(.database, 10, "blob \(key.string) is no longer being received")
             }
-            if let expectedLength, writer.length + Int64(bytes.count) > expectedLength {
+            let (total, overflow) = writer.length.addingReportingOverflow(Int64(bytes.count))
+            if let expectedLength, overflow || total > expectedLength {
                 throw ReplicationError(.http, 400, "blob \(key.string) from the peer is longer than its "
                                        + "\(expectedLength) bytes; nothing was stored")
+            }
+            if overflow || total > maximumLength {
+                throw ReplicationError(.http, 413, "blob \(key.string) from the peer declares no length and runs past the "
+                                       + "\(maximumLength) bytes accepted from a peer; nothing was stored")
             }
             try writer.append(bytes)
         }

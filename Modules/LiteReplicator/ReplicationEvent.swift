@@ -7,6 +7,10 @@ package enum ReplicationEvent: Sendable {
     case progress(completed: UInt64, total: UInt64)
     /// Everything known has been replicated; a continuous replication waits for more.
     case caughtUp
+    /// The peer sent something this session refused for safety (a request for a direction
+    /// that is not enabled, a `_removed` notice pushed to a listener, an oversized blob): a
+    /// line for the log.
+    case refused(String)
 }
 
 /// One document that finished replicating in one direction.

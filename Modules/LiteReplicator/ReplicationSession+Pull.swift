@@ -4,11 +4,16 @@ import Foundation
 import LiteDatabase
 
 extension ReplicationSession {
-    /// Marks a pulled revision's remote sequence complete (saved, refused or not sent).
-    func completePulled(sequence: String?) async {
+    /// Marks a pulled revision's remote sequence complete (saved, refused or not sent), or,
+    /// when not `saved`, held: finished for this pass, with the checkpoint kept before it.
+    func completePulled(sequence: String?, saved: Bool = true) async {
         let key = sequence.map(Self.normalizedSequence)
         state.withLock { state in
-            state.pullTracker.complete { key == nil || $0 == key }
+            if saved {
+                state.pullTracker.complete { key == nil || $0 == key }
+            } else {
+                state.pullTracker.hold { key == nil || $0 == key }
+            }
         }
         addCompleted(1)
         // Awaited: the checkpoint holds this progress before anyone learns the pull is done.

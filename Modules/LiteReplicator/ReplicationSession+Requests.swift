@@ -10,6 +10,11 @@ extension ReplicationSession {
     /// task, so two sides pushing to each other cannot wait on each other's request loops.
     func handle(_ request: BLIPIncomingRequest) async {
         let profile = request.message.profile ?? ""
+        if let refusal = refusal(of: profile) {
+            onEvent(.refused("refused a \"\(profile)\" request from the peer: \(refusal)"))
+            await request.respondError(domain: "HTTP", code: 403, message: refusal)
+            return
+        }
         do {
             switch profile {
             case "getCheckpoint": try await handleGetCheckpoint(request)
@@ -21,11 +26,11 @@ extension ReplicationSession {
                 if case .passive = role, answersRevisionsFromInserter {
                     receiveRevisionPassively(request)
                 } else {
-                    spawn { [self] in await handleRevisionReportingErrors(request) }
+                    spawn(in: revisionLane) { [self] in await handleRevisionReportingErrors(request) }
                 }
             case "norev": await handleNoRevision(request)
             case "getAttachment":
-                spawn { [self] in await handleGetAttachmentReportingErrors(request) }
+                spawn(in: blobReplyLane) { [self] in await handleGetAttachmentReportingErrors(request) }
             case "proveAttachment": try await handleProveAttachment(request)
             default:
                 await request.respondError(domain: "BLIP", code: 404, message: "no handler for profile \"\(profile)\"")
@@ -36,6 +41,31 @@ extension ReplicationSession {
         } catch {
             await request.respondError(domain: "HTTP", code: 500, message: "\(error)")
         }
+    }
+
+    /// Why a request of `profile` is refused here (nil: it is served). A request for a
+    /// direction this side does not replicate in is refused, as LiteCore 2.8's replicator
+    /// forbids the handlers of a disabled direction: otherwise a hostile server could make a
+    /// pull-only client push all its documents, or store revisions in a push-only one. A
+    /// read-only listener neither takes revisions nor keeps a peer's checkpoint.
+    func refusal(of profile: String) -> String? {
+        switch role {
+        case .active(let options):
+            // An active replicator pushes on its own initiative; LiteCore's refuses a peer's
+            // `subChanges` even when pushing.
+            if profile == "subChanges" { return "this replicator does not serve subChanges" }
+            if !options.pull, ["changes", "proposeChanges", "rev", "norev"].contains(profile) {
+                return "this replicator does not pull"
+            }
+            if !options.push, ["getAttachment", "proveAttachment"].contains(profile) {
+                return "this replicator does not push"
+            }
+        case .passive(let readOnly):
+            if readOnly, ["changes", "proposeChanges", "rev", "norev", "setCheckpoint"].contains(profile) {
+                return "this database is read-only"
+            }
+        }
+        return nil
     }
 
     // MARK: Checkpoints kept for the peer
@@ -87,6 +117,15 @@ extension ReplicationSession {
         let continuous = Self.flag(properties["continuous"])
         let activeOnly = Self.flag(properties["activeOnly"])
         let batch = Int(properties["batch"] ?? "") ?? 200
+        // One pusher per connection: each `subChanges` would otherwise start another task
+        // listing the whole database.
+        let alreadyPushing = state.withLock { state in
+            defer { state.servingSubChanges = true }
+            return state.servingSubChanges
+        }
+        if alreadyPushing {
+            throw ReplicationError(.http, 409, "subChanges: this connection is already being sent changes")
+        }
         await request.respond()
         spawn { [self, since, documentIDs] in
             do {
@@ -149,8 +188,12 @@ extension ReplicationSession {
         }
         while let last = answers.last as? Int, last == 0 { answers.removeLast() }
         // "Caught up" stays said: later changes (continuous) just add revisions to wait for.
-        state.withLock { state in
-            for (sequence, done) in sequences { state.pullTracker.add(sequence, done: done) }
+        // Only the active side tracks them (for its checkpoint): a passive side never completes
+        // them, so it kept every change a peer ever offered for the connection's life.
+        if isActive {
+            state.withLock { state in
+                for (sequence, done) in sequences { state.pullTracker.add(sequence, done: done) }
+            }
         }
         addTotal(wanted)
         let maxHistory = (try? database.core.maxRevTreeDepth()) ?? 20  // allowed: LiteCore's default
@@ -208,7 +251,7 @@ extension ReplicationSession {
             return
         }
         guard received.missingBlobs.isEmpty else {
-            spawn { [self] in await handleRevisionReportingErrors(request, received: received) }
+            spawn(in: revisionLane) { [self] in await handleRevisionReportingErrors(request, received: received) }
             return
         }
         inserter.submit(received.incoming, allowConflict: !received.noConflicts) { [self] result in
@@ -244,6 +287,22 @@ extension ReplicationSession {
                                 underlying: error)
     }
 
+    /// Whether saving a received revision failed for a reason that may pass (the peer or the
+    /// network failed, the disk was full or busy), rather than a refusal of the revision itself.
+    static func isTransientFailure(_ error: any Error) -> Bool {
+        switch error {
+        case is CancellationError: return true
+        case let error as BlobStoreError: return error.code == .io || error.code == .closed
+        case let error as DatabaseError: return !RevisionInserter.isRefusal(error)
+        case let error as ReplicationError:
+            if error.isTransient { return true }
+            // Our own storage failing under a replication error (a blob that cannot be written).
+            if error.domain == .database, let underlying = error.underlying { return isTransientFailure(underlying) }
+            return false
+        default: return false
+        }
+    }
+
     /// Saves a received revision (checked already when `received` is given) and answers it;
     /// on the active side, reports it.
     func handleRevisionReportingErrors(_ request: BLIPIncomingRequest, received: ReceivedRevision? = nil) async {
@@ -260,7 +319,10 @@ extension ReplicationSession {
                 onEvent(.documentsEnded([ReplicatedDocument(documentID: id, revisionID: revText, isPush: false,
                                                             deleted: Self.flag(properties["deleted"]),
                                                             error: ReplicationFailure(replicationError))]))
-                await completePulled(sequence: properties["sequence"])
+                // As LiteCore's puller: a revision that failed on a transient error is done
+                // for this pass but the checkpoint stays before it, so the next replication
+                // asks for it again; only a refusal for good lets the checkpoint pass it.
+                await completePulled(sequence: properties["sequence"], saved: !Self.isTransientFailure(error))
             }
         }
     }
@@ -298,8 +360,28 @@ extension ReplicationSession {
         // `_removed: true` means the peer withdrew access (checked only when the key is there).
         let removed = MessageJSON.contains(json, "\"_removed\"")
             && (MessageJSON.decode(json) as? [String: Any])?["_removed"] as? Bool == true
+        if removed && !isActive {
+            // Sync Gateway's channel-removal notice, meaningful only to a pulling client: a
+            // peer pushing to us cannot have a document purged here (Replication-32).
+            let message = "rev \(revText) of \"\(id)\" is a \"_removed\" notice, which only a server sends to a "
+                + "pulling client; nothing was purged or saved"
+            onEvent(.refused(message))
+            throw ReplicationError(.http, 403, message)
+        }
         let incoming = IncomingRevision(documentID: id, history: history, deleted: deleted, json: json, removed: removed)
-        return ReceivedRevision(incoming: incoming, missingBlobs: try database.missingBlobs(inJSON: json),
+        let missingBlobs = try database.missingBlobs(inJSON: json)
+        for blob in missingBlobs {
+            if let length = blob.length, length < 0 {
+                throw ReplicationError(.http, 400, "rev \(revText) of \"\(id)\": blob \(blob.key.string) declares a negative length")
+            }
+            if let length = blob.length, length > limits.maxBlobSize {
+                let message = "rev \(revText) of \"\(id)\": blob \(blob.key.string) declares \(length) bytes, more than the "
+                    + "\(limits.maxBlobSize) accepted from a peer; the revision was not saved"
+                onEvent(.refused(message))
+                throw ReplicationError(.http, 413, message)
+            }
+        }
+        return ReceivedRevision(incoming: incoming, missingBlobs: missingBlobs,
                                 noConflicts: Self.flag(properties["noconflicts"]) || !isActive)
     }
 
@@ -362,7 +444,8 @@ extension ReplicationSession {
     func fetchBlob(_ key: BlobKey, length: Int64?, contentType: String?, documentID: String) async throws {
         var properties: BLIPProperties = ["Profile": "getAttachment", "digest": key.string]
         if Self.isCompressible(contentType: contentType) { properties["compress"] = "true" }
-        let sink = IncomingBlob(writer: try database.makeBlobWriter(), key: key, expectedLength: length)
+        let sink = IncomingBlob(writer: try database.makeBlobWriter(), key: key, expectedLength: length,
+                                maximumLength: limits.maxBlobSize)
         do {
             _ = try await connection.sendRequest(BLIPMessage(properties: properties), replyBody: { try sink.append($0) })
         } catch let error as BLIPError {

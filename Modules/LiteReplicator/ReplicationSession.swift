@@ -29,6 +29,14 @@ package final class ReplicationSession: Sendable {
     /// Passive side: received revisions are answered from the inserter, without a task each
     /// (false: each one is saved by its own task, as the active side does; tests compare the two).
     let answersRevisionsFromInserter: Bool
+    /// What the peer may make this session do.
+    let limits: ReplicationLimits
+    /// Received revisions saved by tasks, a bounded number at once.
+    let revisionLane: TaskLane
+    /// `getAttachment` replies, a bounded number at once. Apart from the revisions: a revision
+    /// waits on the peer's blob replies, so if blob replies queued behind revisions, two
+    /// sides pushing blobs to each other could wait on each other for ever.
+    let blobReplyLane: TaskLane
 
     struct State {
         /// The peer's `maxHistory` (from its replies).
@@ -51,20 +59,26 @@ package final class ReplicationSession: Sendable {
         /// The first fatal error (stops the session).
         var failure: ReplicationError?
         var checkpointKeeper: CheckpointKeeper?
+        /// Passive side: a `subChanges` was accepted (one per connection).
+        var servingSubChanges = false
         /// Active pull: `deltas=true` was said (once, on the first `changes` reply).
         var announcedDeltas = false
     }
 
     package convenience init(database: DatabaseCore, connection: BLIPConnection, role: Role,
-                 conflictResolver: ConflictResolverFunction? = nil,
+                 conflictResolver: ConflictResolverFunction? = nil, limits: ReplicationLimits = ReplicationLimits(),
                  onEvent: @escaping @Sendable (ReplicationEvent) -> Void = { _ in }) {
         self.init(database: database, connection: connection, role: role, conflictResolver: conflictResolver,
-                  answersRevisionsFromInserter: true, onEvent: onEvent)
+                  answersRevisionsFromInserter: true, limits: limits, onEvent: onEvent)
     }
 
     init(database: DatabaseCore, connection: BLIPConnection, role: Role, conflictResolver: ConflictResolverFunction?,
-         answersRevisionsFromInserter: Bool, onEvent: @escaping @Sendable (ReplicationEvent) -> Void) {
+         answersRevisionsFromInserter: Bool, limits: ReplicationLimits = ReplicationLimits(),
+         onEvent: @escaping @Sendable (ReplicationEvent) -> Void) {
         self.answersRevisionsFromInserter = answersRevisionsFromInserter
+        self.limits = limits
+        revisionLane = TaskLane(limit: limits.maxConcurrentRevisions)
+        blobReplyLane = TaskLane(limit: limits.maxConcurrentBlobReplies)
         self.database = ReplicationDatabase(core: database)
         var remote: UInt16?
         var filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?
@@ -126,6 +140,19 @@ package final class ReplicationSession: Sendable {
             _ = state.withLock { $0.tasks.removeValue(forKey: id) }
         }
         state.withLock { $0.tasks[id] = task }
+    }
+
+    /// Runs `body` as a tracked task when `lane` has room, else queues it for the lane's next
+    /// free task.
+    func spawn(in lane: TaskLane, _ body: @escaping @Sendable () async -> Void) {
+        guard lane.admit(body) else { return }
+        spawn {
+            var work: TaskLane.Work? = body
+            while let current = work {
+                await current()
+                work = lane.next()
+            }
+        }
     }
 
     @discardableResult

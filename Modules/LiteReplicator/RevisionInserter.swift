@@ -112,7 +112,7 @@ final class RevisionInserter: Sendable {
     }
 
     /// Errors about one revision's content, which leave the transaction usable.
-    private static func isRefusal(_ error: DatabaseError) -> Bool {
+    static func isRefusal(_ error: DatabaseError) -> Bool {
         [.badRevisionID, .conflict, .invalidParameter, .corruptRevisionData, .badDocID, .notFound].contains(error.code)
     }
 }

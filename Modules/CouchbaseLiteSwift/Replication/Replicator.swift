@@ -151,8 +151,10 @@ public final class Replicator: Sendable {
             { @Sendable conflict in try Self.resolve(conflict, with: resolver, in: database) }
         }
         setActivity(.busy, error: nil)
+        var limits = ReplicationLimits()
+        limits.maxBlobSize = config.maxBlobSizeFromPeer
         let session = ReplicationSession(database: database.core, connection: connection, role: .active(options),
-                                         conflictResolver: resolverFunction) { [weak self] event in
+                                         conflictResolver: resolverFunction, limits: limits) { [weak self] event in
             self?.handle(event)
         }
         try await withTaskCancellationHandler {
@@ -201,6 +203,8 @@ public final class Replicator: Sendable {
             if queue { listenerQueue.async { [self] in notifyStatus(onlyIfProgressQueued: true) } }
         case .caughtUp:
             if config.continuous { setActivity(.idle, error: nil) }
+        case .refused(let message):
+            Database.log.log(.warning, .replicator, "Replicator: \(message)")
         case .documentsEnded(let documents):
             let listeners = state.withLock { Array($0.documentListeners.values) }
             if config.continuous, state.withLock({ $0.activity == .idle }) { setActivity(.busy, error: nil) }

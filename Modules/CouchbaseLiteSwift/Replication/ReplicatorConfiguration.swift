@@ -51,6 +51,10 @@ public final class ReplicatorConfiguration: @unchecked Sendable {
     public var maxAttempts = 0
     /// The longest wait between attempts, in seconds (default 300).
     public var maxAttemptWaitTime: TimeInterval = 300
+    /// The largest blob accepted from the server, in bytes (default 4 GiB): a pulled revision
+    /// naming a larger one is not saved, and a blob that declares no length is cut off there.
+    /// Not in Couchbase Lite 2.x, which has no limit.
+    public var maxBlobSizeFromPeer: Int64 = 4 << 30
 
     /// Creates a configuration replicating `database` with `target`.
     public init(database: Database, target: any Endpoint) {
@@ -75,5 +79,6 @@ public final class ReplicatorConfiguration: @unchecked Sendable {
         heartbeat = config.heartbeat
         maxAttempts = config.maxAttempts
         maxAttemptWaitTime = config.maxAttemptWaitTime
+        maxBlobSizeFromPeer = config.maxBlobSizeFromPeer
     }
 }

@@ -93,10 +93,20 @@ public final class URLEndpointListener: Sendable {
         }
         let database = config.database
         let readOnly = config.readOnly
+        let replicationLimits = {
+            var limits = ReplicationLimits()
+            limits.maxBlobSize = config.maxBlobSizeFromPeer
+            return limits
+        }()
         let server = BLIPWebSocketServer(options: options) { [weak self] connection in
             self?.state.withLock { $0.connections += 1; $0.active += 1 }
             let blip = BLIPConnection(transport: connection.transport, limits: limits)
-            let session = ReplicationSession(database: database.core, connection: blip, role: .passive(readOnly: readOnly))
+            let session = ReplicationSession(database: database.core, connection: blip, role: .passive(readOnly: readOnly),
+                                             limits: replicationLimits) { event in
+                if case .refused(let message) = event {
+                    Database.log.log(.warning, .replicator, "URLEndpointListener \"\(databaseName)\": \(message)")
+                }
+            }
             if let error = await session.serve(), Self.isPeersFault(error) {
                 Database.log.log(.warning, .network, "Listener for \"\(databaseName)\": closed the connection from "
                                  + "\(connection.remoteAddress ?? "an unknown address"): \(error)")

@@ -63,6 +63,10 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// document size limit): a document revision must fit in one. A bigger one closes the
     /// connection with WebSocket code 1009. Raise it to accept bigger documents.
     public var maxMessageSize = 20 << 20
+    /// The largest blob accepted from a client, in bytes (default 4 GiB): a pushed revision
+    /// naming a larger one is refused, and a blob that declares no length is cut off there.
+    /// Not in Couchbase Lite 2.x, which has no limit.
+    public var maxBlobSizeFromPeer: Int64 = 4 << 30
 
     /// Creates a configuration serving `database`.
     public init(database: Database) {
