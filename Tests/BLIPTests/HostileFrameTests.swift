@@ -1,9 +1,10 @@
 import Testing
+import TestSupport
 @testable import BLIP
 
 /// Frames a hostile peer sends on purpose (issue 37): each is refused with a `BLIPError` whose
 /// close code says why, never a trap, and nothing is held past the reader's limits.
-@Suite struct HostileFrameTests {
+@Suite(.ownThreads) struct HostileFrameTests {
     /// One frame with a correct checksum around `payload` (the reader's running checksum
     /// starts at zero for a fresh reader).
     static func frame(number: UInt64, flags: UInt8, payload: [UInt8]) -> [UInt8] {

@@ -10,7 +10,7 @@ import TestSupport
 /// side shut so the server sees the request end; the server must answer or close within the
 /// per-input limit, never let an input in without the credentials, and still accept a normal
 /// client after all of them.
-@Suite struct UpgradeRequestFuzzTests {
+@Suite(.ownThreads) struct UpgradeRequestFuzzTests {
     static let credentials = "Basic " + Data("fuzz:pass".utf8).base64EncodedString()
 
     static let seeds: [String] = [

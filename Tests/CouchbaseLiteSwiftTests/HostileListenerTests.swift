@@ -7,7 +7,7 @@ import TestSupport
 /// and BLIP frames written by hand (``RawSocket``, ``HandMadeBLIP``), against a
 /// ``URLEndpointListener``. Each asserts the listener's answer to the attack, and that a normal
 /// client still replicates through the same listener meanwhile.
-@Suite struct HostileListenerTests {
+@Suite(.ownThreads) struct HostileListenerTests {
     /// A listener on 127.0.0.1 serving `target` over plain ws://, its port, and a check that a
     /// fresh normal client still pushes a document through it.
     func withListener(_ target: Database, configure: (inout URLEndpointListenerConfiguration) -> Void = { _ in },

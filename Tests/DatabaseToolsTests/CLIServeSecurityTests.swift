@@ -5,7 +5,7 @@ import TestSupport
 /// `cblite serve` as issue 37 asks: loopback unless `--host` says otherwise, the password from
 /// a file or the environment (never argv, not even the helper's), a warning for credentials
 /// over plain ws://.
-@Suite struct CLIServeSecurityTests {
+@Suite(.ownThreads) struct CLIServeSecurityTests {
     /// A served database bundle in `directory`.
     static func database(in directory: TemporaryDirectory) throws -> String {
         let path = directory.url.appendingPathComponent("served.cblite2").path

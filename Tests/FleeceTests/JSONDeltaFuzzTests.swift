@@ -7,7 +7,7 @@ import TestSupport
 /// peer (issue 37): deltas made between real pairs of values, then mutated, applied to the old
 /// value and turned into JSON as the replicator does. Every input must give a valid value or a
 /// `FleeceError`; a crash or a hang fails the run. Unmutated deltas must rebuild the new value.
-@Suite struct JSONDeltaFuzzTests {
+@Suite(.ownThreads) struct JSONDeltaFuzzTests {
     /// Pairs of values (old, new) as JSON: the JsonDiffPatch vectors and document-like bodies.
     static func pairs() throws -> [(String, String)] {
         var result: [(String, String)] = []

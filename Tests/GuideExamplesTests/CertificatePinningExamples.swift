@@ -6,7 +6,7 @@ import TestSupport
 /// The guide's "Certificate pinning" section: the same two lines as on Apple platforms
 /// (`SecCertificateCreateWithData`, `pinnedServerCertificate`), against a TLS listener whose
 /// self-signed certificate is the pinned one.
-@Suite struct CertificatePinningExamples {
+@Suite(.ownThreads) struct CertificatePinningExamples {
     /// Where the guide's `dataFromResource` reads its files (the test writes the listener's
     /// certificate there).
     private let resources: URL

@@ -12,7 +12,7 @@ import TestSupport
 /// own replicator), against both sides of a replication (issue 37): it must not purge, must
 /// not get a direction that is not enabled, must not make the checkpoint skip a revision, and
 /// must not exhaust the disk, the memory or the tasks of the side it talks to.
-@Suite struct HostilePeerTests {
+@Suite(.ownThreads) struct HostilePeerTests {
     // MARK: Harness
 
     static func save(_ core: DatabaseCore, id: String, json: String) throws {
