@@ -45,7 +45,9 @@ import TestSupport
             arguments.port = UInt16(port)
             arguments.host = host
             arguments.user = user
-            arguments.password = user.map { $0 + "-secret" }
+            // The password itself never goes on a command line, only the file holding it.
+            arguments.passwordFile = user.map { $0 + ".password" }
+            arguments.password = nil
             arguments.tlsCert = certificate
             arguments.tlsKey = certificate.map { $0 + ".key" }
             arguments.tls = flag
@@ -55,7 +57,8 @@ import TestSupport
             #expect(parsed?.port == UInt16(port))
             #expect(parsed?.host == host)
             #expect(parsed?.user == user)
-            #expect(parsed?.password == arguments.password)
+            #expect(parsed?.passwordFile == arguments.passwordFile)
+            #expect(parsed.map { $0.password == nil } == true)
             #expect(parsed?.tlsCert == certificate)
             #expect(parsed?.tlsKey == arguments.tlsKey)
             #expect(parsed?.tls == flag)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// The arguments of `cblite push`, `pull` and `sync`, shared by `cblite` (which parses and
 /// checks them, then hands them on) and `cblite-replicate` (which runs the replication).
