@@ -8,6 +8,7 @@ struct QueryCompiler {
     private var aliases: Set<String> = []
     private var unnamedColumns = 0
     private var testsDeletion = false
+    private var readsRevisionID = false
 
     init(databaseName: String) { self.databaseName = databaseName }
 
@@ -19,6 +20,7 @@ struct QueryCompiler {
             query.columns = [.init(expression: .meta(alias: nil, key: "_id"), name: "id"),
                              .init(expression: .meta(alias: nil, key: "_sequence"), name: "sequence")]
             query.testsDeletion = testsDeletion
+            query.readsRevisionID = readsRevisionID
             return query
         }
         var entries: [String: FleeceValue] = [:]
@@ -127,6 +129,7 @@ struct QueryCompiler {
         if let offset = entries["OFFSET"] { query.offset = try expression(offset, at: "OFFSET") }
         if let distinct = entries["DISTINCT"] { query.distinct = distinct.bool }
         query.testsDeletion = testsDeletion
+        query.readsRevisionID = readsRevisionID
         return query
     }
 
@@ -270,3 +273,4 @@ struct QueryCompiler {
         return false
     }
 }
+            if first == "_revisionID" { readsRevisionID = true }

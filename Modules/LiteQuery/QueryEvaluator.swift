@@ -45,6 +45,7 @@ struct QueryEvaluator {
             case "_sequence": return .int(Int64(clamping: row.sequence))
             case "_deleted": return .bool(row.isDeleted)
             case "_expiration": return row.expiration.map { .int($0) } ?? .missing
+            case "_revisionID": return row.revisionID.map { .string($0) } ?? .missing
             default: return .missing
             }
         case .parameter(let name):
