@@ -51,7 +51,14 @@ enum QueryOperators {
                 text += part
             }
             return .string(text)
-        case "[]": return .array(values)
+        case "[]", "ARRAY_OF()": return .array(values)
+        case "_.":
+            guard case .array(let path) = values[1] else { return .missing }
+            return QueryEvaluator.walk(values[0], path.map { step in
+                if case .int(let index) = step { return .index(Int(clamping: index)) }
+                if case .string(let key) = step { return .key(key) }
+                return .key("")
+            })
         case "{}":
             var entries: [String: QueryValue] = [:]
             for pair in stride(from: 0, to: values.count - 1, by: 2) {
@@ -138,6 +145,24 @@ enum QueryOperators {
             case "TRIM()": return .string(text.trimmingSpaces())
             case "LTRIM()": return .string(String(text.drop { $0.isWhitespace }))
             default: return .string(String(text.reversed().drop { $0.isWhitespace }.reversed()))
+        case "ISATOM()":
+            return typeTest(values[0]) { value in
+                switch value {
+                case .bool, .int, .double, .string: true
+                default: false
+                }
+            }
+        case "IS_VALUED()": return .bool(values[0] != .missing && values[0] != .null)
+        case "MISSINGIF()", "NULLIF()":
+            if let absent = absent(values[0]) { return absent }
+            guard compare(values, { $0 == 0 }) == .bool(true) else { return values[0] }
+            return name == "MISSINGIF()" ? .missing : .null
+        case "GREATEST()", "LEAST()":
+            // N1QL: the largest (smallest) of the values that are neither MISSING nor NULL.
+            let present = values.filter { $0 != .missing && $0 != .null }
+            let pick = name == "GREATEST()" ? present.max { QueryValue.compare($0, $1) < 0 }
+                                           : present.min { QueryValue.compare($0, $1) < 0 }
+            return pick ?? .null
             }
         case "LENGTH()":
             guard case .string(let text) = values[0] else { return .null }
@@ -146,6 +171,15 @@ enum QueryOperators {
             guard case .string(let text) = values[0], case .string(let part) = values[1] else { return .null }
             return .bool(text.contains(part))
         case "ARRAY_CONTAINS()":
+            if values.count == 2 {
+                // TRIM(text, characters): those characters instead of whitespace (2.8's second argument).
+                guard case .string(let characters) = values[1] else { return .null }
+                let set = Set(characters)
+                var trimmed = text[...]
+                if name != "RTRIM()" { trimmed = trimmed.drop { set.contains($0) } }
+                if name != "LTRIM()" { while let last = trimmed.last, set.contains(last) { trimmed.removeLast() } }
+                return .string(String(trimmed))
+            }
             guard case .array(let items) = values[0] else { return .null }
             return .bool(items.contains { identical($0, values[1]) })
         case "ARRAY_LENGTH()", "ARRAY_COUNT()":
@@ -165,6 +199,37 @@ enum QueryOperators {
         case "TONUMBER()":
             switch values[0] {
             case .int, .double: return values[0]
+        case "ARRAY_AVG()":
+            guard case .array(let items) = values[0] else { return .null }
+            let numbers = items.compactMap(\.number)
+            return numbers.isEmpty ? .null : .double(numbers.reduce(0, +) / Double(numbers.count))
+        case "ARRAY_MAX()", "ARRAY_MIN()":
+            guard case .array(let items) = values[0] else { return .null }
+            let present = items.filter { $0 != .missing && $0 != .null }
+            let pick = name == "ARRAY_MAX()" ? present.max { QueryValue.compare($0, $1) < 0 }
+                                             : present.min { QueryValue.compare($0, $1) < 0 }
+            return pick ?? .null
+        case "ARRAY_IFNULL()":
+            guard case .array(let items) = values[0] else { return .null }
+            return items.first { $0 != .missing && $0 != .null } ?? .null
+        case "TOARRAY()":
+            if case .array = values[0] { return values[0] }
+            return .array([values[0]])
+        case "TOATOM()":
+            switch values[0] {
+            case .bool, .int, .double, .string: return values[0]
+            case .array(let items): return items.count == 1 ? items[0] : .null
+            case .dictionary(let entries): return entries.count == 1 ? entries.values.first ?? .null : .null
+            default: return .null
+            }
+        case "TOBOOLEAN()":
+            switch values[0] {
+            case .double(let value): return .bool(value != 0 && !value.isNaN)
+            default: return .bool(values[0].isTruthy)
+            }
+        case "TOOBJECT()":
+            if case .dictionary = values[0] { return values[0] }
+            return .dictionary([:])
             case .bool(let flag): return .int(flag ? 1 : 0)
             case .string(let text): return Double(text.trimmingSpaces()).map { .double($0) } ?? .null
             default: return .null
