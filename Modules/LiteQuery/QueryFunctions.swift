@@ -44,40 +44,45 @@ enum QueryFunctions {
     }
 
     /// LIKE: `%` any run, `_` one character, `\` escapes; case-insensitive (as the 2.0 guide says).
+    ///
+    /// Iterative, remembering only the last `%` to fall back to: the time is at most text × pattern
+    /// characters and the stack does not grow with the text (a recursive matcher overflowed it
+    /// on a 2 MB string from a replicated document).
     static func like(_ text: String, _ pattern: String) -> Bool {
-        let t = Array(text.lowercased()), p = Array(pattern.lowercased())
-        var memo = [Int: Bool]()
-        func match(_ i: Int, _ j: Int) -> Bool {
-            let key = i * (p.count + 1) + j
-            if let known = memo[key] { return known }
-            let result: Bool
-            if j == p.count {
-                result = i == t.count
-            } else if p[j] == "%" {
-                result = match(i, j + 1) || (i < t.count && match(i + 1, j))
-            } else if p[j] == "\\", j + 1 < p.count {
-                result = i < t.count && t[i] == p[j + 1] && match(i + 1, j + 2)
-            } else if i < t.count, p[j] == "_" || p[j] == t[i] {
-                result = match(i + 1, j + 1)
-            } else {
-                result = false
+        let t = Array(text.lowercased())
+        var p: [LikeToken] = []
+        var characters = Array(pattern.lowercased())[...]
+        while let c = characters.popFirst() {
+            switch c {
+            case "%": if p.last != .anyRun { p.append(.anyRun) }
+            case "_": p.append(.one)
+            case "\\": p.append(.literal(characters.popFirst() ?? "\\"))
+            default: p.append(.literal(c))
             }
-            memo[key] = result
-            return result
         }
-        return match(0, 0)
+        var i = 0, j = 0
+        var fallback: (pattern: Int, text: Int)?
+        while i < t.count {
+            if j < p.count, p[j] == .anyRun {
+                fallback = (j + 1, i)
+                j += 1
+            } else if j < p.count, p[j] == .one || p[j] == .literal(t[i]) {
+                i += 1
+                j += 1
+            } else if let last = fallback {
+                // The last `%` takes one more character; everything after it is tried again.
+                fallback = (last.pattern, last.text + 1)
+                i = last.text + 1
+                j = last.pattern
+            } else {
+                return false
+            }
+        }
+        while j < p.count, p[j] == .anyRun { j += 1 }
+        return j == p.count
     }
 
-    /// Whether `pattern` (a regular expression, case-sensitive) matches anywhere in `text`.
-    static func regexMatches(_ text: String, _ pattern: String) throws -> Bool {
-        do {
-            // Swift's Regex on Unicode scalars, its classes (\w, \d, \s) ASCII-only as in the
-            // ECMAScript std::regex Couchbase Lite 2.8 runs.
-            return try Regex(pattern).matchingSemantics(.unicodeScalar)
-                .asciiOnlyWordCharacters().asciiOnlyDigits().asciiOnlyWhitespace()
-                .firstMatch(in: text) != nil
-        } catch {
-            throw QueryError("invalid regular expression \"\(pattern)\"")
-        }
+    private enum LikeToken: Equatable {
+        case anyRun, one, literal(Character)
     }
 }

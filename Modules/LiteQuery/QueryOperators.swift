@@ -41,7 +41,21 @@ enum QueryOperators {
         case "REGEXP_LIKE()", "REGEXP_CONTAINS()":
             if let absent = absent(values[0], values[1]) { return absent }
             guard case .string(let text) = values[0], case .string(let pattern) = values[1] else { return .null }
-            return .bool(try QueryFunctions.regexMatches(text, name == "REGEXP_LIKE()" ? "^(?:\(pattern))$" : pattern))
+            return .bool(try QueryRegex.matches(text, pattern))
+        case "REGEXP_POSITION()":
+            if let absent = absent(values[0], values[1]) { return absent }
+            guard case .string(let text) = values[0], case .string(let pattern) = values[1] else { return .null }
+            return .int(try QueryRegex.position(text, pattern))
+        case "REGEXP_REPLACE()":
+            if let absent = absent(values) { return absent }
+            guard case .string(let text) = values[0], case .string(let pattern) = values[1],
+                  case .string(let replacement) = values[2] else { return .null }
+            var limit: Int?
+            if values.count > 3 {
+                guard let number = values[3].number, number.isFinite else { return .null }
+                limit = Int(max(-1e18, min(1e18, number.rounded(.towardZero))))
+            }
+            return .string(try QueryRegex.replace(text, pattern, replacement, limit: limit))
         case "+", "-", "*", "/", "%": return arithmetic(name, values)
         case "||", "CONCAT()":
             if let absent = absent(values) { return absent }
@@ -131,20 +145,6 @@ enum QueryOperators {
         case "TYPE()":
             let names = ["missing", "null", "boolean", "boolean", "number", "string", "array", "object"]
             return .string(names[values[0].typeRank])
-        case "PI()": return .double(Double.pi)
-        case "E()": return .double(M_E)
-        default: break
-        }
-        if let absent = absent(values) { return absent }
-        switch name {
-        case "LOWER()", "UPPER()", "TRIM()", "LTRIM()", "RTRIM()":
-            guard case .string(let text) = values[0] else { return .null }
-            switch name {
-            case "LOWER()": return .string(text.lowercased())
-            case "UPPER()": return .string(text.uppercased())
-            case "TRIM()": return .string(text.trimmingSpaces())
-            case "LTRIM()": return .string(String(text.drop { $0.isWhitespace }))
-            default: return .string(String(text.reversed().drop { $0.isWhitespace }.reversed()))
         case "ISATOM()":
             return typeTest(values[0]) { value in
                 switch value {
@@ -163,14 +163,14 @@ enum QueryOperators {
             let pick = name == "GREATEST()" ? present.max { QueryValue.compare($0, $1) < 0 }
                                            : present.min { QueryValue.compare($0, $1) < 0 }
             return pick ?? .null
-            }
-        case "LENGTH()":
+        case "PI()": return .double(Double.pi)
+        case "E()": return .double(M_E)
+        default: break
+        }
+        if let absent = absent(values) { return absent }
+        switch name {
+        case "LOWER()", "UPPER()", "TRIM()", "LTRIM()", "RTRIM()":
             guard case .string(let text) = values[0] else { return .null }
-            return .int(Int64(text.count))
-        case "CONTAINS()":
-            guard case .string(let text) = values[0], case .string(let part) = values[1] else { return .null }
-            return .bool(text.contains(part))
-        case "ARRAY_CONTAINS()":
             if values.count == 2 {
                 // TRIM(text, characters): those characters instead of whitespace (2.8's second argument).
                 guard case .string(let characters) = values[1] else { return .null }
@@ -180,25 +180,25 @@ enum QueryOperators {
                 if name != "LTRIM()" { while let last = trimmed.last, set.contains(last) { trimmed.removeLast() } }
                 return .string(String(trimmed))
             }
+            switch name {
+            case "LOWER()": return .string(text.lowercased())
+            case "UPPER()": return .string(text.uppercased())
+            case "TRIM()": return .string(text.trimmingSpaces())
+            case "LTRIM()": return .string(String(text.drop { $0.isWhitespace }))
+            default: return .string(String(text.reversed().drop { $0.isWhitespace }.reversed()))
+            }
+        case "LENGTH()":
+            guard case .string(let text) = values[0] else { return .null }
+            return .int(Int64(text.count))
+        case "CONTAINS()":
+            guard case .string(let text) = values[0], case .string(let part) = values[1] else { return .null }
+            return .bool(text.contains(part))
+        case "ARRAY_CONTAINS()":
             guard case .array(let items) = values[0] else { return .null }
             return .bool(items.contains { identical($0, values[1]) })
         case "ARRAY_LENGTH()", "ARRAY_COUNT()":
             guard case .array(let items) = values[0] else { return .null }
             return .int(Int64(name == "ARRAY_LENGTH()" ? items.count : items.filter { $0 != .null && $0 != .missing }.count))
-        case "ARRAY_SUM()":
-            guard case .array(let items) = values[0] else { return .null }
-            return .double(items.compactMap(\.number).reduce(0, +))
-        case "TOSTRING()":
-            switch values[0] {
-            case .string: return values[0]
-            case .int(let value): return .string(String(value))
-            case .double(let value): return .string(String(value))
-            case .bool(let flag): return .string(flag ? "true" : "false")
-            default: return .null
-            }
-        case "TONUMBER()":
-            switch values[0] {
-            case .int, .double: return values[0]
         case "ARRAY_AVG()":
             guard case .array(let items) = values[0] else { return .null }
             let numbers = items.compactMap(\.number)
@@ -230,6 +230,20 @@ enum QueryOperators {
         case "TOOBJECT()":
             if case .dictionary = values[0] { return values[0] }
             return .dictionary([:])
+        case "ARRAY_SUM()":
+            guard case .array(let items) = values[0] else { return .null }
+            return .double(items.compactMap(\.number).reduce(0, +))
+        case "TOSTRING()":
+            switch values[0] {
+            case .string: return values[0]
+            case .int(let value): return .string(String(value))
+            case .double(let value): return .string(String(value))
+            case .bool(let flag): return .string(flag ? "true" : "false")
+            default: return .null
+            }
+        case "TONUMBER()":
+            switch values[0] {
+            case .int, .double: return values[0]
             case .bool(let flag): return .int(flag ? 1 : 0)
             case .string(let text): return Double(text.trimmingSpaces()).map { .double($0) } ?? .null
             default: return .null
