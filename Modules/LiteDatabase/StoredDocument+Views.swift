@@ -7,4 +7,10 @@ extension StoredDocument {
     package static func currentBody(inRecordBody body: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         try RevisionTreeCodec.currentBody(in: body)
     }
+
+    /// The current revision's ID (`1-abc…`) inside a record's stored bytes, found without
+    /// decoding the tree; nil for an empty tree.
+    package static func currentRevisionID(inRecordBody body: UnsafeRawBufferPointer) throws -> String? {
+        try RevisionTreeCodec.currentRevision(in: body)?.id.string
+    }
 }

@@ -35,6 +35,8 @@ package struct CompiledQuery: Sendable {
     package var distinct = false
     /// Whether the query asks about deleted documents (then it sees them too).
     package var testsDeletion = false
+    /// Whether the query reads `._revisionID` (then the scan decodes each row's revision ID).
+    package var readsRevisionID = false
 
     /// Every parameter the query uses (each must have a value before it runs).
     package var parameterNames: Set<String> {

@@ -8,6 +8,7 @@ struct QueryCompiler {
     private var aliases: Set<String> = []
     private var unnamedColumns = 0
     private var testsDeletion = false
+    private var readsRevisionID = false
 
     init(databaseName: String) { self.databaseName = databaseName }
 
@@ -19,6 +20,7 @@ struct QueryCompiler {
             query.columns = [.init(expression: .meta(alias: nil, key: "_id"), name: "id"),
                              .init(expression: .meta(alias: nil, key: "_sequence"), name: "sequence")]
             query.testsDeletion = testsDeletion
+            query.readsRevisionID = readsRevisionID
             return query
         }
         var entries: [String: FleeceValue] = [:]
@@ -127,6 +129,7 @@ struct QueryCompiler {
         if let offset = entries["OFFSET"] { query.offset = try expression(offset, at: "OFFSET") }
         if let distinct = entries["DISTINCT"] { query.distinct = distinct.bool }
         query.testsDeletion = testsDeletion
+        query.readsRevisionID = readsRevisionID
         return query
     }
 
@@ -176,6 +179,7 @@ struct QueryCompiler {
             throw QueryError("an operation must start with its name", at: location)
         }
         let operands = (1..<array.count).compactMap { array[$0] }
+        if op.hasPrefix("_.") { return try objectProperty(op, operands, at: location) }
         if op.hasPrefix(".") { return try property(op, extra: operands, at: location) }
         if op.hasPrefix("$") {
             let name = op == "$" ? (operands.first?.string ?? "") : String(op.dropFirst())
@@ -209,6 +213,12 @@ struct QueryCompiler {
             return .collate(ignoreCase: flags["CASE"] == false, ignoreAccents: flags["DIAC"] == false, arguments[1])
         case "MISSING":
             return .literal(.missing)
+        case "CASE":
+            return try caseExpression(operands, arguments, at: location)
+        case "+", "*", "||":
+            // 2.8 takes up to nine operands and adds (multiplies, joins) them left to right.
+            try QueryFunctions.checkArity(name, count: arguments.count, at: location)
+            return arguments.dropFirst(2).reduce(.call(name, Array(arguments.prefix(2)))) { .call(name, [$0, $1]) }
         case "[]":
             return .call("[]", arguments)
         case "IS" where arguments.count == 2 && arguments[1] == .literal(.null):
@@ -221,6 +231,47 @@ struct QueryCompiler {
             try QueryFunctions.checkArity(name, count: arguments.count, at: location)
             return .call(name, arguments)
         }
+    }
+
+    /// `["_.", expr, "a.b"]` or `["_.a.b", expr]`: a property path into the value of any
+    /// expression (the path as a literal array of keys and indexes, walked at run time).
+    private mutating func objectProperty(_ op: String, _ operands: [FleeceValue], at location: String) throws
+        -> CompiledExpression {
+        let pathText: String
+        if op == "_." {
+            guard operands.count == 2, let text = operands[1].string else {
+                throw QueryError("\"_.\" takes an expression and a property path string", at: location)
+            }
+            pathText = text
+        } else {
+            guard operands.count == 1 else { throw QueryError("\"\(op)\" takes one expression", at: location) }
+            pathText = String(op.dropFirst(2))
+        }
+        let components: [FleecePath.Component]
+        do {
+            components = try FleecePath(pathText).components
+        } catch {
+            throw QueryError("bad property path \"\(pathText)\": \(error)", at: location)
+        }
+        let target = try expression(operands[0], at: "\(location)[1]")
+        let path = components.map { component -> QueryValue in
+            switch component {
+            case .key(let key): return .string(key)
+            case .index(let index): return .int(Int64(index))
+            }
+        }
+        return .call("_.", [target, .literal(.array(path))])
+    }
+
+    /// `["CASE", subject-or-null, when, then, …, else?]`: simple when the subject is not null
+    /// (each `when` compared to it with `=`), searched otherwise (each `when` a condition).
+    private func caseExpression(_ operands: [FleeceValue], _ arguments: [CompiledExpression], at location: String) throws
+        -> CompiledExpression {
+        guard arguments.count >= 3 else {
+            throw QueryError("CASE takes a subject (or null), then WHEN/THEN pairs and an optional ELSE", at: location)
+        }
+        if operands[0].type == .null { return .call("CASE WHEN", Array(arguments.dropFirst())) }
+        return .call("CASE", arguments)
     }
 
     /// `start` followed by one key per string operand (its dots escaped: an operand is one key)
@@ -259,6 +310,7 @@ struct QueryCompiler {
         let metaKeys: Set = ["_id", "_sequence", "_deleted", "_expiration", "_revisionID"]
         if case .key(let first)? = components.first, metaKeys.contains(first), components.count == 1 {
             if first == "_deleted", alias == nil { testsDeletion = true }
+            if first == "_revisionID" { readsRevisionID = true }
             return .meta(alias: alias, key: first)
         }
         return .property(alias: alias, path: components)

@@ -45,6 +45,7 @@ struct QueryEvaluator {
             case "_sequence": return .int(Int64(clamping: row.sequence))
             case "_deleted": return .bool(row.isDeleted)
             case "_expiration": return row.expiration.map { .int($0) } ?? .missing
+            case "_revisionID": return row.revisionID.map { .string($0) } ?? .missing
             default: return .missing
             }
         case .parameter(let name):
@@ -140,6 +141,8 @@ struct QueryEvaluator {
                 }
             }
             return sawNull ? .null : sawMissing ? .missing : .bool(false)
+        case "CASE", "CASE WHEN":
+            return try caseValue(searched: name == "CASE WHEN", operands, row)
         default:
             break
         }
@@ -150,6 +153,20 @@ struct QueryEvaluator {
         }
         let values = try operands.map { try scoped.evaluate($0, row) }
         return try QueryOperators.apply(name, values)
+    }
+
+    /// CASE evaluates only the branch it takes. Simple: the first WHEN equal (`=`) to the
+    /// subject; searched: the first true WHEN. No branch and no ELSE: NULL (N1QL).
+    private func caseValue(searched: Bool, _ operands: [CompiledExpression], _ row: QueryRow) throws -> QueryValue {
+        var branches = operands[...]
+        let subject = searched ? nil : try evaluate(branches.removeFirst(), row)
+        while branches.count >= 2 {
+            let test = try evaluate(branches.removeFirst(), row)
+            let result = branches.removeFirst()
+            let taken = try subject.map { try QueryOperators.apply("=", [$0, test]) } ?? test
+            if taken.isTruthy { return try evaluate(result, row) }
+        }
+        return try branches.first.map { try evaluate($0, row) } ?? .null
     }
 
     private func aggregate(_ name: String, _ operand: CompiledExpression) throws -> QueryValue {

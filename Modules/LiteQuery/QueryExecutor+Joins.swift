@@ -107,8 +107,10 @@ struct JoinProbe: CustomStringConvertible {
             defer { enumerator.close() }
             while let record = try enumerator.next() {
                 let document = try StoredDocument(record: record)
-                all.append(QueryRow(id: record.key, sequence: record.sequence, isDeleted: false, expiration: record.expiration,
-                                    body: try document.body(sharedKeys: core.sharedKeys, trusted: true)))
+                var row = QueryRow(id: record.key, sequence: record.sequence, isDeleted: false, expiration: record.expiration,
+                                   body: try document.body(sharedKeys: core.sharedKeys, trusted: true))
+                row.revisionID = document.revisionID?.string
+                all.append(row)
             }
             cache.all = all
             return all

@@ -10,7 +10,8 @@ extension QueryExecutor {
     /// - Parameter fullTextCandidates: each searched full-text index's hits, IDs in byte order.
     static func readFirstSource(_ query: CompiledQuery, where condition: CompiledExpression?, in core: DatabaseCore,
                                 evaluator: QueryEvaluator, fullTextCandidates: [String: [String]] = [:]) throws -> [QueryRow] {
-        let reader = try PassingRowReader(condition: condition, core: core, evaluator: evaluator)
+        let reader = try PassingRowReader(condition: condition, core: core, evaluator: evaluator,
+                                          readsRevisionIDs: query.readsRevisionID)
         var rows: [QueryRow] = []
         if let driver = QueryPlanner.fullTextDriver(condition), let ids = fullTextCandidates[driver.index] {
             // Only the index's hits can pass; each is read by ID and checked against the whole condition.
@@ -87,8 +88,10 @@ extension QueryExecutor {
     static func document(_ id: String, in core: DatabaseCore) throws -> QueryRow? {
         guard let record = try core.documents.get(id), !record.flags.contains(.deleted) else { return nil }
         let document = try StoredDocument(record: record)
-        return QueryRow(id: record.key, sequence: record.sequence, isDeleted: false, expiration: record.expiration,
-                        body: try document.body(sharedKeys: core.sharedKeys, trusted: true))
+        var row = QueryRow(id: record.key, sequence: record.sequence, isDeleted: false, expiration: record.expiration,
+                           body: try document.body(sharedKeys: core.sharedKeys, trusted: true))
+        row.revisionID = document.revisionID?.string
+        return row
     }
 }
 
@@ -99,6 +102,7 @@ private struct PassingRowReader {
     let condition: CompiledExpression?
     let core: DatabaseCore
     let evaluator: QueryEvaluator
+    let readsRevisionIDs: Bool
     let keys: FleeceKeyTable
     let filter: ScanFilter
     let empty: FleeceDocument
@@ -107,8 +111,9 @@ private struct PassingRowReader {
     /// The root of `empty`'s bytes, for the filter's test of a body-less record.
     let emptyRoot: FleeceLentValue
 
-    init(condition: CompiledExpression?, core: DatabaseCore, evaluator: QueryEvaluator) throws {
+    init(condition: CompiledExpression?, core: DatabaseCore, evaluator: QueryEvaluator, readsRevisionIDs: Bool) throws {
         self.condition = condition
+        self.readsRevisionIDs = readsRevisionIDs
         self.core = core
         self.evaluator = evaluator
         keys = FleeceKeyTable(core.sharedKeys)
@@ -137,12 +142,15 @@ private struct PassingRowReader {
         } else {
             body = empty
         }
-        let candidate = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: isDeleted,
+        var candidate = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: isDeleted,
                                  expiration: view.expiration, body: body)
+        if readsRevisionIDs { candidate.revisionID = try StoredDocument.currentRevisionID(inRecordBody: view.body) }
         if let condition, !(try evaluator.evaluate(condition, candidate).isTruthy) { return nil }
         let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {
             try FleeceDocument(copying: $0, keys: keys)
         } ?? empty
-        return QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: owned)
+        var row = QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: owned)
+        row.revisionID = candidate.revisionID
+        return row
     }
 }

@@ -41,7 +41,21 @@ enum QueryOperators {
         case "REGEXP_LIKE()", "REGEXP_CONTAINS()":
             if let absent = absent(values[0], values[1]) { return absent }
             guard case .string(let text) = values[0], case .string(let pattern) = values[1] else { return .null }
-            return .bool(try QueryFunctions.regexMatches(text, name == "REGEXP_LIKE()" ? "^(?:\(pattern))$" : pattern))
+            return .bool(try QueryRegex.matches(text, pattern))
+        case "REGEXP_POSITION()":
+            if let absent = absent(values[0], values[1]) { return absent }
+            guard case .string(let text) = values[0], case .string(let pattern) = values[1] else { return .null }
+            return .int(try QueryRegex.position(text, pattern))
+        case "REGEXP_REPLACE()":
+            if let absent = absent(values) { return absent }
+            guard case .string(let text) = values[0], case .string(let pattern) = values[1],
+                  case .string(let replacement) = values[2] else { return .null }
+            var limit: Int?
+            if values.count > 3 {
+                guard let number = values[3].number, number.isFinite else { return .null }
+                limit = Int(max(-1e18, min(1e18, number.rounded(.towardZero))))
+            }
+            return .string(try QueryRegex.replace(text, pattern, replacement, limit: limit))
         case "+", "-", "*", "/", "%": return arithmetic(name, values)
         case "||", "CONCAT()":
             if let absent = absent(values) { return absent }
@@ -51,7 +65,14 @@ enum QueryOperators {
                 text += part
             }
             return .string(text)
-        case "[]": return .array(values)
+        case "[]", "ARRAY_OF()": return .array(values)
+        case "_.":
+            guard case .array(let path) = values[1] else { return .missing }
+            return QueryEvaluator.walk(values[0], path.map { step in
+                if case .int(let index) = step { return .index(Int(clamping: index)) }
+                if case .string(let key) = step { return .key(key) }
+                return .key("")
+            })
         case "{}":
             var entries: [String: QueryValue] = [:]
             for pair in stride(from: 0, to: values.count - 1, by: 2) {
@@ -124,6 +145,24 @@ enum QueryOperators {
         case "TYPE()":
             let names = ["missing", "null", "boolean", "boolean", "number", "string", "array", "object"]
             return .string(names[values[0].typeRank])
+        case "ISATOM()":
+            return typeTest(values[0]) { value in
+                switch value {
+                case .bool, .int, .double, .string: true
+                default: false
+                }
+            }
+        case "IS_VALUED()": return .bool(values[0] != .missing && values[0] != .null)
+        case "MISSINGIF()", "NULLIF()":
+            if let absent = absent(values[0]) { return absent }
+            guard compare(values, { $0 == 0 }) == .bool(true) else { return values[0] }
+            return name == "MISSINGIF()" ? .missing : .null
+        case "GREATEST()", "LEAST()":
+            // N1QL: the largest (smallest) of the values that are neither MISSING nor NULL.
+            let present = values.filter { $0 != .missing && $0 != .null }
+            let pick = name == "GREATEST()" ? present.max { QueryValue.compare($0, $1) < 0 }
+                                           : present.min { QueryValue.compare($0, $1) < 0 }
+            return pick ?? .null
         case "PI()": return .double(Double.pi)
         case "E()": return .double(M_E)
         default: break
@@ -132,6 +171,15 @@ enum QueryOperators {
         switch name {
         case "LOWER()", "UPPER()", "TRIM()", "LTRIM()", "RTRIM()":
             guard case .string(let text) = values[0] else { return .null }
+            if values.count == 2 {
+                // TRIM(text, characters): those characters instead of whitespace (2.8's second argument).
+                guard case .string(let characters) = values[1] else { return .null }
+                let set = Set(characters)
+                var trimmed = text[...]
+                if name != "RTRIM()" { trimmed = trimmed.drop { set.contains($0) } }
+                if name != "LTRIM()" { while let last = trimmed.last, set.contains(last) { trimmed.removeLast() } }
+                return .string(String(trimmed))
+            }
             switch name {
             case "LOWER()": return .string(text.lowercased())
             case "UPPER()": return .string(text.uppercased())
@@ -151,6 +199,37 @@ enum QueryOperators {
         case "ARRAY_LENGTH()", "ARRAY_COUNT()":
             guard case .array(let items) = values[0] else { return .null }
             return .int(Int64(name == "ARRAY_LENGTH()" ? items.count : items.filter { $0 != .null && $0 != .missing }.count))
+        case "ARRAY_AVG()":
+            guard case .array(let items) = values[0] else { return .null }
+            let numbers = items.compactMap(\.number)
+            return numbers.isEmpty ? .null : .double(numbers.reduce(0, +) / Double(numbers.count))
+        case "ARRAY_MAX()", "ARRAY_MIN()":
+            guard case .array(let items) = values[0] else { return .null }
+            let present = items.filter { $0 != .missing && $0 != .null }
+            let pick = name == "ARRAY_MAX()" ? present.max { QueryValue.compare($0, $1) < 0 }
+                                             : present.min { QueryValue.compare($0, $1) < 0 }
+            return pick ?? .null
+        case "ARRAY_IFNULL()":
+            guard case .array(let items) = values[0] else { return .null }
+            return items.first { $0 != .missing && $0 != .null } ?? .null
+        case "TOARRAY()":
+            if case .array = values[0] { return values[0] }
+            return .array([values[0]])
+        case "TOATOM()":
+            switch values[0] {
+            case .bool, .int, .double, .string: return values[0]
+            case .array(let items): return items.count == 1 ? items[0] : .null
+            case .dictionary(let entries): return entries.count == 1 ? entries.values.first ?? .null : .null
+            default: return .null
+            }
+        case "TOBOOLEAN()":
+            switch values[0] {
+            case .double(let value): return .bool(value != 0 && !value.isNaN)
+            default: return .bool(values[0].isTruthy)
+            }
+        case "TOOBJECT()":
+            if case .dictionary = values[0] { return values[0] }
+            return .dictionary([:])
         case "ARRAY_SUM()":
             guard case .array(let items) = values[0] else { return .null }
             return .double(items.compactMap(\.number).reduce(0, +))

@@ -9,6 +9,8 @@ package struct QueryRow: @unchecked Sendable {
     package let isDeleted: Bool
     package let expiration: Int64?
     package let body: FleeceDocument?
+    /// The current revision ID, when the query reads it (`._revisionID`).
+    package var revisionID: String?
     /// The joined sources' values by alias (absent: the alias is the first source's).
     package var joined: [String: QueryBinding] = [:]
 

@@ -96,7 +96,7 @@ package struct SQLPlusPlusParser {
                 if ["<=", ">=", "!=", "<>", "==", "||"].contains(two) {
                     tokens.append((.symbol(two), start))
                     i += 2
-                } else if "=<>+-*/%(),.[]".contains(c) {
+                } else if "=<>+-*/%(),.[]{}:".contains(c) {
                     tokens.append((.symbol(String(c)), start))
                     i += 1
                 } else {
@@ -156,7 +156,7 @@ package struct SQLPlusPlusParser {
     private static let reserved: Set = ["SELECT", "DISTINCT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT",
                                         "OFFSET", "AS", "AND", "OR", "NOT", "LIKE", "IN", "BETWEEN", "IS", "ASC", "DESC",
                                         "ANY", "EVERY", "SATISFIES", "END", "JOIN", "ON", "INNER", "LEFT", "OUTER",
-                                        "CROSS", "UNNEST"]
+                                        "CROSS", "UNNEST", "CASE", "WHEN", "THEN", "ELSE"]
 
     // MARK: Query
 
@@ -378,7 +378,7 @@ package struct SQLPlusPlusParser {
             index += 1
             let inner = try parseExpression()
             try expectSymbol(")")
-            return inner
+            return try parseSubpath(of: inner)
         case .symbol("["):
             index += 1
             var items: [String] = []
@@ -386,7 +386,23 @@ package struct SQLPlusPlusParser {
                 repeat { items.append(try parseExpression()) } while acceptSymbol(",")
                 try expectSymbol("]")
             }
-            return #"["[]""# + items.map { "," + $0 }.joined() + "]"
+            return try parseSubpath(of: #"["[]""# + items.map { "," + $0 }.joined() + "]")
+        case .symbol("{"):
+            index += 1
+            var entries: [String] = []
+            if !acceptSymbol("}") {
+                repeat {
+                    let key: String
+                    switch current {
+                    case .string(let text), .word(let text), .quoted(let text): key = text; index += 1
+                    default: throw error("a key (a string or a name)")
+                    }
+                    try expectSymbol(":")
+                    entries.append(Self.jsonString(key) + ":" + (try parseExpression()))
+                } while acceptSymbol(",")
+                try expectSymbol("}")
+            }
+            return try parseSubpath(of: "{" + entries.joined(separator: ",") + "}")
         case .word(let word):
             switch word.uppercased() {
             case "TRUE": index += 1; return "true"
@@ -394,10 +410,11 @@ package struct SQLPlusPlusParser {
             case "NULL": index += 1; return "null"
             case "MISSING": index += 1; return #"["MISSING"]"#
             case "ANY", "EVERY": return try parseQuantified()
+            case "CASE": return try parseCase()
             case "META": return try parseMeta()
             default: break
             }
-            if peek(1) == .symbol("(") { return try parseCall(word) }
+            if peek(1) == .symbol("(") { return try parseSubpath(of: try parseCall(word)) }
             let isVariable = variables.contains { $0.contains(word) }
             if Self.reserved.contains(word.uppercased()), !isVariable { throw error("an expression") }
             return try parsePath()
@@ -475,6 +492,43 @@ package struct SQLPlusPlusParser {
         variables.removeLast()
         try expect("END")
         return "[" + Self.jsonString(kind) + "," + Self.jsonString(variable) + "," + array + "," + condition + "]"
+    }
+
+    /// `CASE [subject] WHEN … THEN … [ELSE …] END`, as `["CASE", subject or null, when, then, …, else]`.
+    private mutating func parseCase() throws -> String {
+        index += 1
+        var parts = [isKeyword("WHEN") ? "null" : try parseExpression()]
+        guard isKeyword("WHEN") else { throw error("WHEN") }
+        while accept("WHEN") {
+            parts.append(try parseExpression())
+            try expect("THEN")
+            parts.append(try parseExpression())
+        }
+        if accept("ELSE") { parts.append(try parseExpression()) }
+        try expect("END")
+        return #"["CASE","# + parts.joined(separator: ",") + "]"
+    }
+
+    /// `.name` and `[n]` after a literal, a call or a parenthesized expression: a property of its
+    /// value (`["_.", expression, "path"]`).
+    private mutating func parseSubpath(of expression: String) throws -> String {
+        var path = ""
+        while true {
+            if current == .symbol("."), case .word = peek(1) {
+                index += 1
+                path += (path.isEmpty ? "" : ".") + Self.escapePathComponent(try parseName("a property"))
+            } else if current == .symbol("."), case .quoted = peek(1) {
+                index += 1
+                path += (path.isEmpty ? "" : ".") + Self.escapePathComponent(try parseName("a property"))
+            } else if current == .symbol("["), case .number(let number) = peek(1), peek(2) == .symbol("]") {
+                index += 3
+                path += "[\(number)]"
+            } else {
+                break
+            }
+        }
+        if path.isEmpty { return expression }
+        return #"["_.","# + expression + "," + Self.jsonString(path) + "]"
     }
 
     private mutating func parsePath() throws -> String {

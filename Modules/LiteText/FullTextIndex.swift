@@ -48,7 +48,11 @@ package final class FullTextIndex: DocumentIndexer {
     /// - Throws: when an index of that name exists with another definition, or on bad input.
     package static func create(_ definition: FullTextIndexDefinition, in core: DatabaseCore) throws -> FullTextIndex {
         LiteCoreFTS4Tokenizer.install()
-        let made = try FullTextIndex(definition: definition)
+        // A new index counts the positions of kept words only, as 2.8's FTS4 table does, so
+        // phrases and NEAR answer alike (FTS-24); one stored without the setting keeps its own.
+        var counted = definition
+        if counted.stopWordsTakePositions == nil { counted.stopWordsTakePositions = false }
+        let made = try FullTextIndex(definition: counted)
         let index = core.indexer(named: made.storeName) { made } as? FullTextIndex ?? made
         guard index.definition.satisfies(definition) else {
             throw TextAnalysisError("a full-text index named \"\(definition.name)\" already exists with "
@@ -65,7 +69,7 @@ package final class FullTextIndex: DocumentIndexer {
                 }
                 return
             }
-            try store.put(FullTextPostings.definitionKey, Array(try JSONEncoder().encode(definition)))
+            try store.put(FullTextPostings.definitionKey, Array(try JSONEncoder().encode(index.definition)))
             try index.rebuild(in: core)
         }
         return index

@@ -30,8 +30,30 @@ package indirect enum MatchExpression: Sendable, Equatable {
     /// - Returns: nil when nothing is left to look for (only stop words).
     /// - Throws: ``TextAnalysisError`` naming the position of a syntax error.
     package static func parse(_ text: String, tokenizer: TextTokenizer) throws -> MatchExpression? {
-        var parser = MatchParser(tokens: try MatchLexer.tokens(in: text), tokenizer: tokenizer, length: text.count)
+        guard text.contains(where: { !$0.isWhitespace }) else {
+            throw TextAnalysisError("the match expression is empty", position: 0)
+        }
+        var parser = MatchParser(tokens: try MatchLexer.tokens(in: text, tokenizer: tokenizer), tokenizer: tokenizer,
+                                 length: text.count)
         return try parser.parseAll()
+    }
+
+    /// How many operators deep the expression is (a term or phrase: 0; NEAR counts as a chain of
+    /// binary operators, as FTS4 builds it).
+    var depth: Int {
+        // Iterative: the tree may be a long chain of NOT before the depth check refuses it.
+        var deepest = 0
+        var pending: [(MatchExpression, Int)] = [(self, 0)]
+        while let (expression, level) = pending.popLast() {
+            switch expression {
+            case .term, .phrase: deepest = max(deepest, level)
+            case .near(let operands, _): deepest = max(deepest, level + operands.count - 1)
+            case .and(let left, let right), .or(let left, let right), .not(let left, let right):
+                pending.append((left, level + 1))
+                pending.append((right, level + 1))
+            }
+        }
+        return deepest
     }
 }
 

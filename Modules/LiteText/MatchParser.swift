@@ -10,6 +10,12 @@ struct MatchParser {
     /// the process by exhausting the stack (found by fuzzing).
     static let maximumNesting = 100
 
+    /// The deepest operator tree accepted (operators between terms, once runs of AND and OR are
+    /// balanced): SQLite's FTS4 limit, so 2.8 refuses the same expressions (a chain of thirteen
+    /// NOT or NEAR, an AND of more than about 4,000 terms). It also keeps the evaluation, which
+    /// recurses, shallow.
+    static let maximumDepth = 12
+
     init(tokens: [MatchLexer.Token], tokenizer: TextTokenizer, length: Int) {
         self.tokens = tokens
         self.tokenizer = tokenizer
@@ -20,37 +26,61 @@ struct MatchParser {
     private var position: Int { current?.position ?? length }
 
     mutating func parseAll() throws -> MatchExpression? {
-        guard !tokens.isEmpty else { throw TextAnalysisError("the match expression is empty", position: 0) }
+        // Only stop words (or `*`, `:` and the like): nothing to look for.
+        guard !tokens.isEmpty else { return nil }
+        // Checked before anything is built: a run of more terms is refused whatever its shape.
+        let terms = tokens.count(where: { if case .term = $0.kind { true } else if case .phrase = $0.kind { true } else { false } })
+        guard terms <= 1 << Self.maximumDepth else { throw Self.tooLarge() }
         let result = try parseOr()
         if let extra = current {
             throw TextAnalysisError(extra.kind == .closeParenthesis ? "unbalanced \")\"" : "unexpected text",
                                     position: extra.position)
         }
+        if let result, result.depth > Self.maximumDepth { throw Self.tooLarge() }
         return result
     }
 
+    private static func tooLarge() -> TextAnalysisError {
+        TextAnalysisError("the match expression is too large: its operators nest more than \(maximumDepth) deep "
+                          + "(the limit of SQLite's FTS4, which Couchbase Lite 2.8 uses)", position: 0)
+    }
+
     private mutating func parseOr() throws -> MatchExpression? {
-        var left = try parseAnd()
+        var operands = try parseAnd().map { [$0] } ?? []
         while current?.kind == .or {
             index += 1
-            let right = try parseAnd()
-            left = Self.combine(left, right, MatchExpression.or)
+            if let right = try parseAnd() { operands.append(right) }
         }
-        return left
+        return Self.balanced(operands[...], MatchExpression.or)
     }
 
     private mutating func parseAnd() throws -> MatchExpression? {
-        var left = try parseNot()
+        var operands = try parseNot().map { [$0] } ?? []
         while let token = current {
             if token.kind == .and {
                 index += 1
             } else if !Self.startsOperand(token.kind) {
                 break
             }
-            let right = try parseNot()
-            left = Self.combine(left, right, MatchExpression.and)
+            if let right = try parseNot() { operands.append(right) }
         }
-        return left
+        return Self.balanced(operands[...], MatchExpression.and)
+    }
+
+    /// A balanced tree of `operands` (SQLite balances runs of AND and OR the same way): its depth
+    /// grows with the logarithm of their number.
+    private static func balanced(_ operands: ArraySlice<MatchExpression>,
+                                 _ make: (MatchExpression, MatchExpression) -> MatchExpression) -> MatchExpression? {
+        switch operands.count {
+        case 0: return nil
+        case 1: return operands.first
+        default:
+            let middle = operands.startIndex + (operands.count + 1) / 2
+            guard let left = balanced(operands[..<middle], make), let right = balanced(operands[middle...], make) else {
+                return nil
+            }
+            return make(left, right)
+        }
     }
 
     private mutating func parseNot() throws -> MatchExpression? {
@@ -62,7 +92,7 @@ struct MatchParser {
             guard let kept = left else {
                 throw TextAnalysisError("NOT needs a term before it", position: notPosition)
             }
-            // A stop word after NOT excludes nothing.
+            // Only stop words in parentheses after NOT exclude nothing.
             left = right.map { .not(kept, $0) } ?? kept
         }
         return left
@@ -106,6 +136,11 @@ struct MatchParser {
                                         position: token.position)
             }
             index += 1
+            // `()` (or parentheses around stop words only) stands for nothing, as in FTS4.
+            if current?.kind == .closeParenthesis {
+                index += 1
+                return nil
+            }
             depth += 1
             defer { depth -= 1 }
             let inner = try parseOr()
@@ -114,12 +149,12 @@ struct MatchParser {
             }
             index += 1
             return inner
-        case .word(let word, let column, let prefix):
+        case .term(let text, let column, let prefix):
             index += 1
-            return terms(word, column: column, prefix: prefix)
-        case .phrase(let text, let column, let prefix):
+            return .term(MatchTerm(text: text, isPrefix: prefix, column: column))
+        case .phrase(let text, let column):
             index += 1
-            return terms(text, column: column, prefix: prefix)
+            return terms(text, column: column)
         case .closeParenthesis:
             throw TextAnalysisError("unbalanced \")\"", position: token.position)
         case .and, .or, .not, .near:
@@ -127,19 +162,17 @@ struct MatchParser {
         }
     }
 
-    /// A typed word can be several indexed words (`don't`, `e-mail`): then it is a phrase.
-    private func terms(_ text: String, column: String?, prefix: Bool) -> MatchExpression? {
-        let words = TextTokenizer.words(in: text).map(\.0)
+    /// The terms of a quoted phrase: each word analysed as indexed text, a prefix when `*`
+    /// follows it inside the quotes (`"full te*"`), as FTS4 reads a phrase.
+    private func terms(_ text: String, column: String?) -> MatchExpression? {
+        let words = TextTokenizer.words(in: text)
+        let bytes = Array(text.utf8)
         var terms: [MatchTerm] = []
         var offset = 0   // the word's position in the phrase, counted as the index counts them
-        for (index, word) in words.enumerated() {
-            let isLast = index == words.count - 1
-            // A prefix is matched unstemmed: the stem of a partial word is not a prefix of anything.
-            if prefix && isLast {
-                terms.append(MatchTerm(text: TextTokenizer.fold(word, ignoresDiacritics: tokenizer.ignoresDiacritics),
-                                       isPrefix: true, column: column, offset: offset))
-            } else if let term = tokenizer.term(for: word) {
-                terms.append(MatchTerm(text: term, column: column, offset: offset))
+        for (word, range) in words {
+            let prefix = range.upperBound < bytes.count && bytes[range.upperBound] == UInt8(ascii: "*")
+            if let term = tokenizer.term(for: word) {
+                terms.append(MatchTerm(text: term, isPrefix: prefix, column: column, offset: offset))
             } else if !tokenizer.stopWordsTakePositions {
                 continue
             }
@@ -155,17 +188,8 @@ struct MatchParser {
 
     private static func startsOperand(_ kind: MatchLexer.Kind) -> Bool {
         switch kind {
-        case .openParenthesis, .word, .phrase: return true
+        case .openParenthesis, .term, .phrase: return true
         default: return false
-        }
-    }
-
-    private static func combine(_ left: MatchExpression?, _ right: MatchExpression?,
-                                _ make: (MatchExpression, MatchExpression) -> MatchExpression) -> MatchExpression? {
-        switch (left, right) {
-        case (let left?, let right?): return make(left, right)
-        case (let only?, nil), (nil, let only?): return only
-        case (nil, nil): return nil
         }
     }
 }

@@ -19,17 +19,17 @@ import TestSupport
         await propertyCheck(count: 600, input: patterns, texts) { pattern, text in
             let expected = try? NSRegularExpression(pattern: pattern)
                 .firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-            #expect((try? QueryFunctions.regexMatches(text, pattern)) == expected, "\(pattern) on \(text)")
+            #expect((try? QueryRegex.matches(text, pattern)) == expected, "\(pattern) on \(text)")
         }
     }
 
     @Test func classesAreASCIIOnlyAsInCouchbaseLite28() throws {
-        #expect(try !QueryFunctions.regexMatches("é", "\\w"))
-        #expect(try !QueryFunctions.regexMatches("٣", "\\d"))
-        #expect(try !QueryFunctions.regexMatches("\u{3000}", "\\s"))
+        #expect(try !QueryRegex.matches("é", "\\w"))
+        #expect(try !QueryRegex.matches("٣", "\\d"))
+        #expect(try !QueryRegex.matches("\u{3000}", "\\s"))
     }
 
     @Test func anInvalidPatternIsAQueryError() {
-        #expect(throws: QueryError.self) { try QueryFunctions.regexMatches("a", "(a") }
+        #expect(throws: QueryError.self) { try QueryRegex.matches("a", "(a") }
     }
 }

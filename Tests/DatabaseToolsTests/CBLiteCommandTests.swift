@@ -109,6 +109,34 @@ import TestSupport
         }
     }
 
+    /// `ls -l` prints what Couchbase Lite 2.8's cblite prints: a heading, then per document the
+    /// ID in 24 columns, the revision ID cut to 10, the flags, the sequence and the size.
+    @Test func lsLongListsRevisionIDsAndFlagsAsTheRealTool() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appending("db.cblite2").path
+            _ = try ToolRunner.cblite("put", db, "a", #"{"n":1}"#)
+            _ = try ToolRunner.cblite("put", db, "b", #"{"n":2}"#)
+            let rm = try ToolRunner.cblite("rm", db, "a")
+            let removed = String(rm.output.trimmingCharacters(in: .whitespacesAndNewlines).prefix(10))
+            #expect(removed.hasPrefix("2-") && removed.count == 10)
+            let lines = try ToolRunner.cblite("ls", db, "-l", "--deleted").lines
+            #expect(lines.count == 3)
+            #expect(lines.first == "Document ID             Rev ID     Flags   Seq     Size")
+            #expect(lines.dropFirst().first == "a" + String(repeating: " ", count: 23) + removed + "d--       3 "
+                    + (lines.dropFirst().first.map { String($0.suffix(8)) } ?? ""))
+            let b = try #require(lines.last)
+            #expect(b.wholeMatch(of: /b {23}1-[0-9a-f]{8}---       2 +[0-9.e+]+K/) != nil, "\(b)")
+            #expect(try ToolRunner.cblite("ls", db, "-l").lines.count == 2)
+            #expect(try ToolRunner.cblite("ls", db, "-l", "--deleted", "--limit", "1", "--offset", "1").lines
+                    == ["(Skipping first 1 docs)", lines[0], b])
+            #expect(try ToolRunner.cblite("ls", db, "-l", "--deleted", "--limit", "1").lines.last == "(Stopping after 1 docs)")
+            let empty = directory.appending("empty.cblite2").path
+            _ = try ToolRunner.cblite("put", empty, "x", "{}")
+            _ = try ToolRunner.cblite("purge", empty, "x")
+            #expect(try ToolRunner.cblite("ls", empty, "-l").lines == ["(No documents)"])
+        }
+    }
+
     @Test func purgeRemovesTheDocumentAndCountsIt() throws {
         try withTemporaryDirectory { directory in
             let db = directory.appending("db.cblite2").path

@@ -73,6 +73,20 @@ import Testing
         }
     }
 
+    /// A new index counts kept words' positions only, as 2.8's FTS4 table (FTS-24): the phrase
+    /// of the kept words matches across the stop words.
+    @Test(arguments: StorageEngineKind.allCases)
+    func newIndexesCountKeptWordsOnly(engine: StorageEngineKind) throws {
+        try withFixtureCore(engine, "sentences.json") { core in
+            let index = try FullTextIndex.create(FullTextIndexDefinition(name: "s", properties: ["sentence"], language: "en"), in: core)
+            #expect(index.definition.stopWordsTakePositions == false)
+            #expect(try index.search("\"dark stormy night\"", in: core).map(\.documentID) == ["0000001"])
+            #expect(try index.search("dark NEAR/0 stormy", in: core).map(\.documentID).contains("0000001"))
+            // Asking again without saying how stop words count accepts it.
+            _ = try FullTextIndex.create(FullTextIndexDefinition(name: "s", properties: ["sentence"], language: "en"), in: core)
+        }
+    }
+
     /// Stemming: "torrent" finds "torrents"; more and rarer matches rank higher.
     @Test(arguments: StorageEngineKind.allCases)
     func stemmingAndRanking(engine: StorageEngineKind) throws {

@@ -105,6 +105,8 @@ indirect enum QueryNode: Sendable, Equatable {
         case let value as [String: Any]: return .dictionary(value.mapValues { literal($0) })
         case let value as ArrayObject: return literal(value.toArray())
         case let value as DictionaryObject: return literal(value.toDictionary())
+        // An expression inside an array or dictionary literal (`Expression.array([Expression.property("a")])`).
+        case let value as any ExpressionProtocol: return value.queryNode
         default: return .invalid("a query cannot hold a value of type \(type(of: value as Any))")
         }
     }
