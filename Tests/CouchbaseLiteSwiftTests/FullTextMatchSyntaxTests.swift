@@ -7,7 +7,7 @@ import TestSupport
 /// them, on the travel hotels' descriptions with an English index, both engines. The counts
 /// were taken with 2.8 on all 700 hotels of the fixture (`travel.hotels.jsonl` and the hotels
 /// of `travel-sg.json`: `beaches*` is 37 only on both together).
-@Suite struct FullTextMatchSyntaxTests {
+@Suite(.ownThreads) struct FullTextMatchSyntaxTests {
     private func withHotels<T>(_ engine: StorageEngineKind, _ body: (Database) throws -> T) throws -> T {
         try withDatabase(engine) { database, _ throws in
             let lines = try ["travel/travel.hotels.jsonl", "travel/travel-sg.json"].flatMap { file in

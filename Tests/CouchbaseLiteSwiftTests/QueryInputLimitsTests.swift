@@ -7,7 +7,7 @@ import TestSupport
 /// Query input that arrives in replicated documents (a hostile peer chooses it) must not crash
 /// or hang a query: LIKE on megabytes, regular expressions that backtrack exponentially, and
 /// full-text matches with hundreds of thousands of terms.
-@Suite struct QueryInputLimitsTests {
+@Suite(.ownThreads) struct QueryInputLimitsTests {
     private func withText<T>(_ engine: StorageEngineKind, _ text: String, _ body: (Database) throws -> T) throws -> T {
         try withDatabase(engine) { database, _ throws in
             try database.saveDocument(MutableDocument(id: "long", data: ["text": text]))

@@ -6,7 +6,7 @@ import TestSupport
 /// `._revisionID` / `META().revisionID` answer the document's current revision ID, as 2.8 does
 /// (it answered MISSING here), in results and in conditions, on both engines, whether the rows
 /// come from a scan, a value index or a join.
-@Suite struct QueryRevisionIDTests {
+@Suite(.ownThreads) struct QueryRevisionIDTests {
     @Test(arguments: StorageEngineKind.allCases)
     func revisionIDIsTheCurrentRevision(engine: StorageEngineKind) throws {
         try withDatabase(engine) { database, _ throws in

@@ -7,7 +7,7 @@ import TestSupport
 /// this engine refused as "invalid query": arithmetic over more than two operands, array and
 /// dictionary literals, `ARRAY_OF()`, the object property accessor `_.`, and CASE — through the
 /// JSON syntax, SQL++ and (where the 2.x builder has a form) the builder, on both engines.
-@Suite struct QuerySchemaFormsTests {
+@Suite(.ownThreads) struct QuerySchemaFormsTests {
     private func withPeople<T>(_ engine: StorageEngineKind, _ body: (Database) throws -> T) throws -> T {
         try withDatabase(engine) { database, _ throws in
             try database.saveDocument(MutableDocument(id: "ann", data: ["name": "Ann", "age": 31, "address": ["city": "Oslo"]]))

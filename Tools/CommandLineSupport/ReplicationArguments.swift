@@ -103,7 +103,7 @@ package struct ServeArguments: ParsableArguments {
             do {
                 text = try String(contentsOfFile: passwordFile, encoding: .utf8)
             } catch {
-                throw ValidationError("cannot read the password file \(passwordFile): \(error.localizedDescription)")
+                throw ValidationError("cannot read the password file \(passwordFile): \(error)")
             }
             let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             return String(line.hasSuffix("\r") ? line.dropLast() : line)
