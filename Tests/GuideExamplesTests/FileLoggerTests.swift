@@ -71,9 +71,11 @@ extension LoggingExamples {
         #expect(!allInfo.contains("rotation line 0 ")) // rotated away
         #expect(!allInfo.contains("a warning goes"))
 
+        // The file logger is the process's: other tests running meanwhile may add warnings of
+        // their own (a listener refusing a hostile peer), so ours is looked for among the files.
         let warnings = try logFiles("warning", in: directory)
-        #expect(warnings.count == 1)
-        let warningText = try String(contentsOfFile: directory.path + "/" + warnings[0], encoding: .utf8)
+        #expect(warnings.count >= 1 && warnings.count <= config.maxRotateCount + 1)
+        let warningText = try warnings.map { try String(contentsOfFile: directory.path + "/" + $0, encoding: .utf8) }.joined()
         #expect(warningText.contains("[Database] WARNING: rotation-test: a warning goes to the warning file only"))
         for level in ["debug", "verbose", "error"] {
             #expect(try logFiles(level, in: directory).count == 1)
@@ -82,7 +84,7 @@ extension LoggingExamples {
         // Configuring again starts new files and trims each level to maxRotateCount old ones.
         Database.log.file.config = config
         #expect(try logFiles("info", in: directory).count == 3)
-        #expect(try logFiles("warning", in: directory).count == 2)
+        #expect((2...config.maxRotateCount + 1).contains(try logFiles("warning", in: directory).count))
     }
 
     @Test func aSmallerMaxRotateCountDeletesOldFilesWhenConfigured() throws {

@@ -77,7 +77,9 @@ public final class URLEndpointListener: Sendable {
         options.maxConnections = max(config.maxConnections, 1)
         options.handshakeTimeout = Self.duration(config.handshakeTimeout)
         options.idleTimeout = Self.duration(config.idleTimeout)
-        options.log = { Database.log.log(.warning, .network, "Listener for \"\(databaseName)\": \($0)") }
+        // Info, not warning: each line is one peer's connection (a stalled handshake, an idle
+        // client), and a peer opening hundreds must not flood the warning log.
+        options.log = { Database.log.log(.info, .network, "Listener for \"\(databaseName)\": \($0)") }
         // Messages under way together may hold one maximal message and as much again in
         // small ones (a pusher keeps up to 100 revisions in flight).
         let limits = BLIPLimits(maxMessageSize: config.maxMessageSize, maxOpenMessages: 256,
