@@ -8,6 +8,21 @@ import TestSupport
         #expect(String(decoding: readme, as: UTF8.self).contains("fleece/"))
     }
 
+    /// `.ownThreads` lends each test case an executor of its own and runs the body on it, for
+    /// synchronous and async tests and for every case of a parameterized test.
+    @Test func aSynchronousTestRunsOnItsLentExecutor() throws {
+        let lent = try #require(TestExecutorPool.lent)
+        #expect(lent.isCurrentThread)
+    }
+
+    @Test(arguments: [1, 2])
+    func eachCaseRunsOnItsLentExecutor(step: Int) async throws {
+        let lent = try #require(TestExecutorPool.lent)
+        #expect(lent.isCurrentThread)
+        await Task.yield()
+        #expect(lent.isCurrentThread, "after an await, step \(step) is still on its own threads")
+    }
+
     @Test func missingFixtureIsAClearError() {
         #expect(throws: Fixtures.NotFound.self) { try Fixtures.url("no/such/fixture") }
     }
