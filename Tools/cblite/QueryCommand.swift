@@ -15,7 +15,11 @@ struct QueryCommand: ParsableCommand {
         abstract: "Run a query: a JSON query (starting with { or [) or a SQL++ string.",
         discussion: """
             Prints one JSON array per row, columns in order, a MISSING column as null; \
-            --objects prints each row as an object of its columns (MISSING ones left out).
+            --objects prints each row as an object of its columns (MISSING ones left out). \
+            QUERY "-" reads a batch from standard input (for differential testing against \
+            Couchbase Lite 2.8, Tools/interop): two lines per query, its parameters as a JSON \
+            object and the JSON query; each query's rows print as objects keyed by column number \
+            (MISSING ones left out), then "#ok" or "#error MESSAGE".
             """)
 
     @OptionGroup var options: DatabaseOptions
@@ -36,6 +40,7 @@ struct QueryCommand: ParsableCommand {
     var objects = false
 
     func run() throws {
+        if query == "-" { return try runBatch() }
         try ToolFailure.reporting {
             let trimmed = query.drop { $0.isWhitespace }
             let json: String
@@ -99,8 +104,37 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
+    /// Runs the batch on standard input (see the discussion); the file opens for writing once,
+    /// so Couchbase Lite's indexes are adopted (or ours caught up) before the first query.
+    private func runBatch() throws {
+        try ToolFailure.reporting {
+            let core = try options.open(.readWrite)
+            defer { try? core.close() }
+            try FullTextIndex.openAll(in: core)
+            try ValueIndex.openAll(in: core)
+            while let params = readLine(), let text = readLine() {
+                do {
+                    let compiled = try CompiledQuery(json: text, databaseName: core.bundle.name)
+                    let rows = try QueryExecutor.run(compiled, in: core, parameters: try Self.parameterValues(params))
+                    for row in rows {
+                        let members = row.enumerated().filter { $0.element != .missing }
+                            .map { "\"\($0.offset)\":\(Self.jsonText($0.element))" }
+                        print("{" + members.joined(separator: ",") + "}")
+                    }
+                    print("#ok")
+                } catch {
+                    print("#error \(error)".split(separator: "\n").joined(separator: " "))
+                }
+            }
+        }
+    }
+
     private func parameterValues() throws -> [String: QueryValue] {
         guard let params else { return [:] }
+        return try Self.parameterValues(params)
+    }
+
+    private static func parameterValues(_ params: String) throws -> [String: QueryValue] {
         let document = try DatabaseToolsError.wrapping(.invalidArgument, "--params is not valid JSON") {
             try FleeceDocument(json: params)
         }
