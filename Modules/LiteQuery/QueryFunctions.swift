@@ -28,6 +28,7 @@ enum QueryFunctions {
         "IFMISSING()": 2...Int.max, "IFNULL()": 2...Int.max, "IFMISSINGORNULL()": 2...Int.max,
         "ISARRAY()": 1...1, "ISBOOLEAN()": 1...1, "ISNUMBER()": 1...1, "ISOBJECT()": 1...1, "ISSTRING()": 1...1,
         "TYPE()": 1...1, "TOSTRING()": 1...1, "TONUMBER()": 1...1,
+        "MILLIS_TO_STR()": 1...1, "MILLIS_TO_UTC()": 1...1, "STR_TO_MILLIS()": 1...1, "STR_TO_UTC()": 1...1,
         "COUNT()": 1...1, "SUM()": 1...1, "AVG()": 1...1, "MIN()": 1...1, "MAX()": 1...1,
         "MATCH()": 2...2, "RANK()": 1...1, "MATCH_OFFSETS()": 1...1,
     ]

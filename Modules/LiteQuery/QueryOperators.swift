@@ -248,6 +248,19 @@ enum QueryOperators {
             case .string(let text): return Double(text.trimmingSpaces()).map { .double($0) } ?? .null
             default: return .null
             }
+        case "MILLIS_TO_STR()", "MILLIS_TO_UTC()":
+            if let absent = absent(values[0]) { return absent }
+            let millis: Int64
+            switch values[0] {
+            case .int(let number): millis = number
+            case .double(let number) where number.isFinite: millis = Int64(max(-9e18, min(9e18, number.rounded(.towardZero))))
+            default: return .null
+            }
+            return QueryDates.string(millis: millis, utc: name == "MILLIS_TO_UTC()").map { .string($0) } ?? .null
+        case "STR_TO_MILLIS()", "STR_TO_UTC()":
+            if let absent = absent(values[0]) { return absent }
+            guard case .string(let text) = values[0], let millis = QueryDates.millis(text) else { return .null }
+            return name == "STR_TO_MILLIS()" ? .int(millis) : QueryDates.string(millis: millis, utc: true).map { .string($0) } ?? .null
         default:
             return math(name, values)
         }
