@@ -295,7 +295,8 @@ enum QueryOperators {
         case "ASIN()": return .double(asin(x))
         case "ACOS()": return .double(acos(x))
         case "ATAN()": return .double(atan(x))
-        case "ATAN2()": return .double(atan2(x, y ?? 1))
+        // ATAN2(a, b) is the arctangent of b/a, as N1QL defines it and 2.8 answers (Query-12).
+        case "ATAN2()": return .double(atan2(y ?? 1, x))
         case "DEGREES()": return .double(x * 180 / Double.pi)
         case "RADIANS()": return .double(x * Double.pi / 180)
         default: return .null

@@ -32,7 +32,10 @@ public enum Function {
     /// The arc tangent, in radians.
     public static func atan(_ expression: ExpressionProtocol) -> ExpressionProtocol { call("ATAN", expression) }
     /// The arc tangent of y/x, in radians, using both signs for the quadrant.
-    public static func atan2(y: ExpressionProtocol, x: ExpressionProtocol) -> ExpressionProtocol { call("ATAN2", y, x) }
+    public static func atan2(y: ExpressionProtocol, x: ExpressionProtocol) -> ExpressionProtocol {
+        // N1QL's ATAN2(a, b) is the arctangent of b/a (Query-12).
+        call("ATAN2", x, y)
+    }
     /// The smallest integer not less than the number.
     public static func ceil(_ expression: ExpressionProtocol) -> ExpressionProtocol { call("CEIL", expression) }
     /// The cosine of an angle in radians.

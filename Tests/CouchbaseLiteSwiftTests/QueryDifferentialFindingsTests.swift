@@ -1,0 +1,35 @@
+import CouchbaseLiteSwift
+import Foundation
+import Testing
+import TestSupport
+
+/// Differences from Couchbase Lite 2.8 that the generated differential of issue 38
+/// (Tools/interop/diff-generated.py) found and that were bugs here. Expected values are 2.8's.
+@Suite(.ownThreads) struct QueryDifferentialFindingsTests {
+    /// The columns of the first row of a query over one document.
+    private func row(_ engine: StorageEngineKind, _ what: String) throws -> [Any?] {
+        try withDatabase(engine) { database, _ throws in
+            try database.saveDocument(MutableDocument(id: "d", data: ["x": 2, "y": 0]))
+            return try database.createQuery(json: #"{"WHAT": \#(what)}"#).execute().map { $0.toArray() }.first ?? []
+        }
+    }
+
+    private func double(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue ?? value as? Double }
+
+    @Test(arguments: StorageEngineKind.allCases)
+    func atan2TakesTheDivisorFirst(engine: StorageEngineKind) throws {
+        // N1QL: ATAN2(a, b) is the arctangent of b/a; 2.8 gave π/2 for ATAN2(0, 2).
+        let values = try row(engine, #"[["ATAN2()", 0, 2], ["ATAN2()", [".y"], [".x"]], ["ATAN2()", -1, 0], ["ATAN2()", 1, 1]]"#)
+        #expect(abs((double(values[0]) ?? 0) - Double.pi / 2) < 1e-12)
+        #expect(abs((double(values[1]) ?? 0) - Double.pi / 2) < 1e-12)
+        #expect(abs((double(values[2]) ?? 0) - Double.pi) < 1e-12)
+        #expect(abs((double(values[3]) ?? 0) - Double.pi / 4) < 1e-12)
+        // The builder's atan2(y:x:) keeps its meaning: the angle of the point (x, y).
+        let angle = try withDatabase(engine) { database, _ throws in
+            try database.saveDocument(MutableDocument(id: "d", data: [:]))
+            return try QueryBuilder.select(SelectResult.expression(Function.atan2(y: Expression.int(1), x: Expression.int(0))))
+                .from(DataSource.database(database)).execute().allResults().first?.double(at: 0)
+        }
+        #expect(abs((angle ?? 0) - Double.pi / 2) < 1e-12)
+    }
+}
