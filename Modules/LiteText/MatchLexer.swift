@@ -4,7 +4,8 @@
 /// - An operator (`AND`, `OR`, `NOT`, `NEAR`, `NEAR/n`, upper case) is one only where a term
 ///   could start, followed by a space, a parenthesis, a quote or the end.
 /// - Elsewhere the text up to the next parenthesis or quote goes through the tokenizer, and its
-///   first word that is not a stop word is the term; what comes after that word is read again
+///   first word that is not a stop word (a word `*` follows never is one) is the term; what
+///   comes after that word is read again
 ///   from there. Stop words before it are skipped, and so are operators among them: with
 ///   English stop words `the NOT beach` is the term `beach` (`not` is a stop word), as in 2.8.
 /// - A term is stemmed like indexed text, prefix terms too (`rooms*` looks for words starting
@@ -73,10 +74,10 @@ enum MatchLexer {
                     }
                     let piece = String(characters[index..<pieceEnd])
                     for (word, bytes) in TextTokenizer.words(in: piece) {
-                        guard let term = tokenizer.term(for: word) else { continue }
                         let wordEnd = piece.utf8.index(piece.utf8.startIndex, offsetBy: bytes.upperBound)
                         var after = index + piece[..<wordEnd].count
                         let prefix = after < characters.count && characters[after] == "*"
+                        guard let term = tokenizer.term(for: word, isPrefix: prefix) else { continue }
                         if prefix { after += 1 }
                         tokens.append(Token(kind: .term(term, column: column, prefix: prefix), position: start))
                         index = after

@@ -171,7 +171,7 @@ struct MatchParser {
         var offset = 0   // the word's position in the phrase, counted as the index counts them
         for (word, range) in words {
             let prefix = range.upperBound < bytes.count && bytes[range.upperBound] == UInt8(ascii: "*")
-            if let term = tokenizer.term(for: word) {
+            if let term = tokenizer.term(for: word, isPrefix: prefix) {
                 terms.append(MatchTerm(text: term, isPrefix: prefix, column: column, offset: offset))
             } else if !tokenizer.stopWordsTakePositions {
                 continue

@@ -67,9 +67,11 @@ package struct TextTokenizer: Sendable {
     }
 
     /// The normalised form of one word typed in a match expression (nil for a stop word).
-    package func term(for word: String) -> String? {
+    /// A prefix (`the*`, `being*`) is never a stop word: 2.8's tokenizer keeps a word that `*`
+    /// follows while a query runs, so `the*` finds `theater` (FTS-25).
+    package func term(for word: String, isPrefix: Bool = false) -> String? {
         let folded = Self.fold(word, ignoresDiacritics: ignoresDiacritics)
-        if stopWords.contains(folded) { return nil }
+        if !isPrefix, stopWords.contains(folded) { return nil }
         return stemmer?.stem(folded) ?? folded
     }
 
