@@ -40,6 +40,9 @@ enum QueryRegex {
             // ECMAScript std::regex Couchbase Lite 2.8 runs.
             regex = try Regex(pattern).matchingSemantics(.unicodeScalar)
                 .asciiOnlyWordCharacters().asciiOnlyDigits().asciiOnlyWhitespace()
+                // `\b` between a word character and any other, as ECMAScript and 2.8 have it;
+                // Swift's default (Unicode word rules) sees no boundary in `attraction.drink`.
+                .wordBoundaryKind(.simple)
         } catch {
             throw QueryError("invalid regular expression \"\(pattern)\"")
         }
