@@ -164,7 +164,7 @@ struct MatchParser {
 
     /// The terms of a quoted phrase: each word analysed as indexed text, a prefix when `*`
     /// follows it inside the quotes (`"full te*"`), as FTS4 reads a phrase.
-    private func terms(_ text: String, column: String?) -> MatchExpression? {
+    private func terms(_ text: String, column: String?) -> MatchExpression {
         let words = TextTokenizer.words(in: text)
         let bytes = Array(text.utf8)
         var terms: [MatchTerm] = []
@@ -178,7 +178,9 @@ struct MatchParser {
             }
             offset += 1
         }
-        if terms.isEmpty { return nil }
+        // A quoted phrase of stop words only is FTS4's phrase of no tokens: it matches nothing,
+        // so `"the most" AND pool` finds nothing and `pool OR "the"` finds `pool` (FTS-26).
+        if terms.isEmpty { return .phrase([]) }
         if terms.count == 1 {
             let only = terms[0]
             return .term(MatchTerm(text: only.text, isPrefix: only.isPrefix, column: only.column))
