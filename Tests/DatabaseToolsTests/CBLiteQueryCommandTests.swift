@@ -18,6 +18,31 @@ import TestSupport
         return db
     }
 
+    /// `cblite query DB -`: the batch the differential against 2.8 feeds (Tools/interop).
+    @Test(arguments: StorageEngineKind.allCases)
+    func aBatchOnStandardInputAnswersEachQuery(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let db = try travel(engine, in: directory)
+            let batch = #"""
+                {"n":"40-Mile Air"}
+                {"WHAT":[["._id"],[".missing"],null],"WHERE":["=",[".name"],["$n"]]}
+                {}
+                {"WHAT":[["NO_SUCH()"]]}
+                {}
+                {"WHAT":[["COUNT()",["."]]],"WHERE":["=",[".collection"],"airlines"]}
+
+                """#
+            let result = try ToolRunner.cblite("query", db, "-", input: Data(batch.utf8))
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.output.split(separator: "\n").map(String.init)
+            #expect(lines.count == 5)
+            #expect(lines.first == #"{"0":"airline_1","2":null}"#)
+            #expect(lines.dropFirst().first == "#ok")
+            #expect(lines.dropFirst(2).first?.hasPrefix("#error ") == true)
+            #expect(Array(lines.suffix(2)) == [#"{"0":150}"#, "#ok"])
+        }
+    }
+
     @Test(arguments: StorageEngineKind.allCases)
     func queriesPrintOneJSONRowPerLine(engine: StorageEngineKind) throws {
         try withTemporaryDirectory { directory in
