@@ -58,7 +58,7 @@ import TestSupport
         #expect(campaign.slowest < .seconds(10))
         // Still serving a normal client.
         let transport = try await BLIPWebSocketClient.connect(
-            to: try echo.url(), options: BLIPWebSocketClientOptions(headers: ["Authorization": Self.credentials]))
+            to: try echo.url(), options: BLIPWebSocketClientOptions(headers: ["Authorization": Self.credentials]).scaledForTests)
         await transport.close(code: 1000, reason: "")
         await echo.server.stop()
     }

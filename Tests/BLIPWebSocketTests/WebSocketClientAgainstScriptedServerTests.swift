@@ -5,7 +5,7 @@ import TestSupport
 @testable import BLIPWebSocket
 
 /// The client against servers that answer in ways our own server never does.
-@Suite(.timeLimit(.minutes(1)), .ownThreads)
+@Suite(.timeLimit(.minutes(TestTimeScale.minutes(1))), .ownThreads)
 struct WebSocketClientAgainstScriptedServerTests {
     static func switchingProtocols(_ request: String, extraHeaders: String) -> String {
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -18,7 +18,7 @@ struct WebSocketClientAgainstScriptedServerTests {
             .reply(Self.switchingProtocols(request, extraHeaders: "Sec-WebSocket-Protocol: BLIP_3+CBMobile_2\r\n"),
                    thenClose: true)
         }
-        var options = BLIPWebSocketClientOptions()
+        var options = BLIPWebSocketClientOptions().scaledForTests
         options.headers.add(name: "Cookie", value: "SyncGatewaySession=abc")
         let transport = try await BLIPWebSocketClient.connect(to: try #require(server.url("/server/_blipsync?x=1")),
                                                               options: options)
@@ -48,7 +48,7 @@ struct WebSocketClientAgainstScriptedServerTests {
             return .raw(Array(head.utf8) + [0x82, 0x03, 1, 2, 3], thenClose: false)
         }
         let transport = try await BLIPWebSocketClient.connect(
-            to: try #require(server.url()), options: BLIPWebSocketClientOptions(closeTimeout: .milliseconds(100)))
+            to: try #require(server.url()), options: BLIPWebSocketClientOptions(closeTimeout: .milliseconds(100)).scaledForTests)
         var frames = transport.incoming.makeAsyncIterator()
         #expect(try await frames.next() == [1, 2, 3])
         // The script never answers our close frame: close returns after the close timeout.
@@ -62,7 +62,7 @@ struct WebSocketClientAgainstScriptedServerTests {
             .reply(Self.switchingProtocols(request, extraHeaders: ""), thenClose: false)
         }
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         #expect(error == .subprotocolNotAccepted(offered: "BLIP_3+CBMobile_2", answered: nil))
         await server.stop()
@@ -73,7 +73,7 @@ struct WebSocketClientAgainstScriptedServerTests {
             .reply(Self.switchingProtocols(request, extraHeaders: "Sec-WebSocket-Protocol: BLIP_2\r\n"), thenClose: false)
         }
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         #expect(error == .subprotocolNotAccepted(offered: "BLIP_3+CBMobile_2", answered: "BLIP_2"))
         await server.stop()
@@ -85,7 +85,7 @@ struct WebSocketClientAgainstScriptedServerTests {
                    thenClose: true)
         }
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         guard case .refused(let refusal)? = error else {
             Issue.record("expected a refusal, got \(String(describing: error))")
@@ -101,7 +101,7 @@ struct WebSocketClientAgainstScriptedServerTests {
     @Test func hangingUpDuringTheHandshakeIsATransientFailure() async throws {
         let server = try await ScriptedHTTPServer { _ in .hangUp }
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         guard case .connectionFailed? = error else {
             Issue.record("expected connectionFailed, got \(String(describing: error))")
@@ -114,7 +114,7 @@ struct WebSocketClientAgainstScriptedServerTests {
         let server = try await ScriptedHTTPServer { _ in .ignore }
         let error = await webSocketError {
             _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()),
-                                                      options: BLIPWebSocketClientOptions(connectTimeout: .milliseconds(300)))
+                                                      options: BLIPWebSocketClientOptions(connectTimeout: .milliseconds(300)).scaledForTests)
         }
         #expect(error == .timeout)
         #expect(error?.isTransient == true)
@@ -128,7 +128,7 @@ struct WebSocketClientAgainstScriptedServerTests {
                    thenClose: false)
         }
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try #require(server.url()), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         guard case .protocolError? = error else {
             Issue.record("expected protocolError, got \(String(describing: error))")

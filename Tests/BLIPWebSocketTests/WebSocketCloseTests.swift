@@ -4,11 +4,11 @@ import Testing
 import TestSupport
 @testable import BLIPWebSocket
 
-@Suite(.timeLimit(.minutes(1)), .ownThreads)
+@Suite(.timeLimit(.minutes(TestTimeScale.minutes(1))), .ownThreads)
 struct WebSocketCloseTests {
     @Test func serverStopEndsTheClientsIncomingWithGoingAway() async throws {
         let echo = try await EchoServer()
-        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         _ = await echo.nextEvent()
         await echo.server.stop()
         let (_, error) = await drain(transport)
@@ -19,7 +19,7 @@ struct WebSocketCloseTests {
 
     @Test func clientCloseWithAnErrorCodeMakesTheServersIncomingThrow() async throws {
         let echo = try await EchoServer()
-        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         await transport.close(code: 4001, reason: "replicator gave up")
         #expect(await echo.nextIncomingEnd() == .some(.closed(code: 4001, reason: "replicator gave up")))
         // Our own close ends our incoming normally, whatever code we sent.
@@ -32,7 +32,7 @@ struct WebSocketCloseTests {
             try await transport.send([1])
             await transport.close(code: 1000, reason: "")
         })
-        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         let (frames, error) = await drain(transport)
         #expect(frames == [[1]])
         #expect(error == nil)
@@ -44,7 +44,7 @@ struct WebSocketCloseTests {
             try await transport.send([1])
             try await transport.send(Array("hello".utf8), opcode: .text)
         })
-        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         let (frames, error) = await drain(transport)
         #expect(frames == [[1]])
         guard case .protocolError? = error else {
@@ -58,7 +58,7 @@ struct WebSocketCloseTests {
 
     @Test func textMessageFromTheClientIsAProtocolError() async throws {
         let echo = try await EchoServer()
-        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         try await transport.send(Array("hello".utf8), opcode: .text)
         guard case .some(.some(.protocolError)) = await echo.nextIncomingEnd() else {
             Issue.record("expected the server's incoming to end with protocolError")

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import BLIPWebSocket
 
-@Suite(.timeLimit(.minutes(3)), .ownThreads)
+@Suite(.timeLimit(.minutes(TestTimeScale.minutes(3))), .ownThreads)
 struct WebSocketEchoTests {
     /// Frame `i`: its index, then a run of bytes whose length varies (one frame is larger than
     /// a WebSocket frame's default 16 KiB limit).
@@ -21,7 +21,7 @@ struct WebSocketEchoTests {
         let url = try echo.url()
         #expect(url.scheme == (secure ? "wss" : "ws"))
         let transport = try await BLIPWebSocketClient.connect(
-            to: url, options: BLIPWebSocketClientOptions(pinnedServerCertificate: secure ? certificate.certificateDER : nil))
+            to: url, options: BLIPWebSocketClientOptions(pinnedServerCertificate: secure ? certificate.certificateDER : nil).scaledForTests)
         #expect(transport.subprotocol == "BLIP_3+CBMobile_2")
         #expect(transport.peerHeaders["Sec-WebSocket-Protocol"] == "BLIP_3+CBMobile_2")
 
@@ -55,7 +55,7 @@ struct WebSocketEchoTests {
 
     @Test func sendAfterCloseThrowsNotConnected() async throws {
         let echo = try await EchoServer()
-        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+        let transport = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         await transport.close(code: 1000, reason: "done")
         await transport.close(code: 1000, reason: "again")     // idempotent
         #expect(await webSocketError { try await transport.send([1, 2, 3]) } == .notConnected)

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import BLIPWebSocket
 
-@Suite(.timeLimit(.minutes(1)), .ownThreads)
+@Suite(.timeLimit(.minutes(TestTimeScale.minutes(1))), .ownThreads)
 struct WebSocketHandshakeTests {
     static let credentials = "Basic " + Data("pupshaw:frank".utf8).base64EncodedString()
 
@@ -14,7 +14,7 @@ struct WebSocketHandshakeTests {
         })
         let echo = try await EchoServer(options: options)
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         guard case .refused(let refusal)? = error else {
             Issue.record("expected a refusal, got \(String(describing: error))")
@@ -26,7 +26,7 @@ struct WebSocketHandshakeTests {
 
         // The same server lets the client in with the right credentials.
         let transport = try await BLIPWebSocketClient.connect(
-            to: try echo.url(), options: BLIPWebSocketClientOptions(headers: ["Authorization": Self.credentials]))
+            to: try echo.url(), options: BLIPWebSocketClientOptions(headers: ["Authorization": Self.credentials]).scaledForTests)
         guard case .connected(_, let headers, _)? = await echo.nextEvent() else {
             Issue.record("the handler did not report the connection")
             return
@@ -40,7 +40,7 @@ struct WebSocketHandshakeTests {
     @Test func forbiddenCredentialsSurfaceStatus403() async throws {
         let echo = try await EchoServer(options: BLIPWebSocketServerOptions(authenticate: { _ in .forbid }))
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         #expect(error.map(Self.status) == 403)
         await echo.server.stop()
@@ -51,7 +51,7 @@ struct WebSocketHandshakeTests {
         let echo = try await EchoServer()
         let url = try echo.url(path: path)
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: url, options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: url, options: BLIPWebSocketClientOptions().scaledForTests)
         }
         #expect(error.map(Self.status) == 404)
         await echo.server.stop()
@@ -60,12 +60,12 @@ struct WebSocketHandshakeTests {
     @Test func unknownDatabaseGets404AndKnownOneConnects() async throws {
         let echo = try await EchoServer(options: BLIPWebSocketServerOptions(databaseExists: { $0 == "travel sample" }))
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try echo.url("missing"), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try echo.url("missing"), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         #expect(error.map(Self.status) == 404)
         let url = try echo.url("travel sample")
         #expect(url.path.hasPrefix("/travel%20sample/") || url.absoluteString.contains("/travel%20sample/"))
-        let transport = try await BLIPWebSocketClient.connect(to: url, options: BLIPWebSocketClientOptions())
+        let transport = try await BLIPWebSocketClient.connect(to: url, options: BLIPWebSocketClientOptions().scaledForTests)
         guard case .connected(let database, _, _)? = await echo.nextEvent() else {
             Issue.record("the handler did not report the connection")
             return
@@ -79,7 +79,7 @@ struct WebSocketHandshakeTests {
     func wrongSubprotocolIsRefused(offered: String) async throws {
         let echo = try await EchoServer()
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions(subprotocol: offered))
+            _ = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions(subprotocol: offered).scaledForTests)
         }
         #expect(error.map(Self.status) == 400)
         await echo.server.stop()
@@ -87,10 +87,10 @@ struct WebSocketHandshakeTests {
 
     @Test func connectionsOverTheLimitGet503() async throws {
         let echo = try await EchoServer(options: BLIPWebSocketServerOptions(maxConnections: 1))
-        let first = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+        let first = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         _ = await echo.nextEvent()      // the first handler runs, so it counts
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         #expect(error.map(Self.status) == 503)
         #expect(error?.isTransient == true)
@@ -104,7 +104,7 @@ struct WebSocketHandshakeTests {
         let url = try echo.url()
         await echo.server.stop()
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: url, options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: url, options: BLIPWebSocketClientOptions().scaledForTests)
         }
         guard case .connectionFailed? = error else {
             Issue.record("expected connectionFailed, got \(String(describing: error))")
@@ -116,7 +116,7 @@ struct WebSocketHandshakeTests {
     @Test(arguments: ["http://127.0.0.1:4984/db/_blipsync", "ws:///db/_blipsync", "file:///tmp/x"])
     func nonWebSocketURLsAreInvalid(url: String) async throws {
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try #require(URL(string: url)), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try #require(URL(string: url)), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         guard case .invalidURL? = error else {
             Issue.record("expected invalidURL, got \(String(describing: error))")

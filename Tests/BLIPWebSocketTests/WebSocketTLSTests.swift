@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import BLIPWebSocket
 
-@Suite(.timeLimit(.minutes(1)), .ownThreads)
+@Suite(.timeLimit(.minutes(TestTimeScale.minutes(1))), .ownThreads)
 struct WebSocketTLSTests {
     @Test func pinningAnotherCertificateFailsWithPinMismatch() async throws {
         let served = try SelfSignedCertificate(commonName: "served")
@@ -12,7 +12,7 @@ struct WebSocketTLSTests {
         let echo = try await EchoServer(options: BLIPWebSocketServerOptions(tlsIdentity: served.identity))
         let error = await webSocketError {
             _ = try await BLIPWebSocketClient.connect(
-                to: try echo.url(), options: BLIPWebSocketClientOptions(pinnedServerCertificate: other.certificateDER))
+                to: try echo.url(), options: BLIPWebSocketClientOptions(pinnedServerCertificate: other.certificateDER).scaledForTests)
         }
         #expect(error == .pinnedCertificateMismatch)
         #expect(error?.isTransient == false)
@@ -23,7 +23,7 @@ struct WebSocketTLSTests {
         let served = try SelfSignedCertificate(commonName: "served")
         let echo = try await EchoServer(options: BLIPWebSocketServerOptions(tlsIdentity: served.identity))
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions())
+            _ = try await BLIPWebSocketClient.connect(to: try echo.url(), options: BLIPWebSocketClientOptions().scaledForTests)
         }
         guard case .untrustedCertificate? = error else {
             Issue.record("expected untrustedCertificate, got \(String(describing: error))")
@@ -37,7 +37,7 @@ struct WebSocketTLSTests {
         let echo = try await EchoServer(options: BLIPWebSocketServerOptions(tlsIdentity: served.identity))
         let url = try echo.url(scheme: "wss", host: "localhost", path: "/db/_blipsync")
         let transport = try await BLIPWebSocketClient.connect(
-            to: url, options: BLIPWebSocketClientOptions(pinnedServerCertificate: served.certificateDER))
+            to: url, options: BLIPWebSocketClientOptions(pinnedServerCertificate: served.certificateDER).scaledForTests)
         try await transport.send([0x42])
         var iterator = transport.incoming.makeAsyncIterator()
         #expect(try await iterator.next() == [0x42])
@@ -49,7 +49,7 @@ struct WebSocketTLSTests {
         let served = try SelfSignedCertificate(commonName: "served")
         let echo = try await EchoServer(options: BLIPWebSocketServerOptions(tlsIdentity: served.identity))
         let transport = try await BLIPWebSocketClient.connect(
-            to: try echo.url(), options: BLIPWebSocketClientOptions(acceptOnlySelfSignedServerCertificate: true))
+            to: try echo.url(), options: BLIPWebSocketClientOptions(acceptOnlySelfSignedServerCertificate: true).scaledForTests)
         try await transport.send([7])
         var iterator = transport.incoming.makeAsyncIterator()
         #expect(try await iterator.next() == [7])
@@ -76,7 +76,7 @@ struct WebSocketTLSTests {
         let echo = try await EchoServer(options: BLIPWebSocketServerOptions(tlsIdentity: served.identity))
         let url = try echo.url(path: "/db/_blipsync")
         let error = await webSocketError {
-            _ = try await BLIPWebSocketClient.connect(to: url, options: BLIPWebSocketClientOptions(connectTimeout: .seconds(10)))
+            _ = try await BLIPWebSocketClient.connect(to: url, options: BLIPWebSocketClientOptions(connectTimeout: .seconds(10)).scaledForTests)
         }
         #expect(error != nil)
         await echo.server.stop()

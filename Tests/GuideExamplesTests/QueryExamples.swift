@@ -694,7 +694,7 @@ private final class PrintedLines: @unchecked Sendable {
     }
 
     /// Waits until `count` lines were printed; false if they were not within `seconds`.
-    func wait(forCount count: Int, seconds: Double = 30) -> Bool {
+    func wait(forCount count: Int, seconds: Double = TestTimeScale.seconds(30)) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         let deadline = Date(timeIntervalSinceNow: seconds)

@@ -147,9 +147,10 @@ func withTravelSample<T>(_ engine: StorageEngineKind, _ body: (Database) throws 
     }
 }
 
-/// Waits for `semaphore`, failing after a generous bound so a broken listener cannot hang CI.
+/// Waits for `semaphore`, failing after a generous bound so a broken listener cannot hang CI
+/// (stretched by ``TestTimeScale`` in a sanitized run).
 func waitFor(_ semaphore: DispatchSemaphore, seconds: Double = 10) -> Bool {
-    semaphore.wait(timeout: .now() + seconds) == .success
+    semaphore.wait(timeout: .now() + TestTimeScale.seconds(seconds)) == .success
 }
 
 /// `JSONSerialization`'s value with its numbers as `Bool`, `Int` or `Double`, each double read

@@ -5,7 +5,7 @@ import TestSupport
 /// The pusher's count of revisions awaiting replies: room, draining, the error that ends a push.
 /// Each wait is checked both ways: it does not return while the window is full (the waiter is
 /// parked and its task unfinished), and it returns once the window has room.
-@Suite(.timeLimit(.minutes(1)), .ownThreads) struct RevisionsInFlightTests {
+@Suite(.timeLimit(.minutes(TestTimeScale.minutes(1))), .ownThreads) struct RevisionsInFlightTests {
     struct ConnectionEnded: Error, Equatable {}
 
     /// Returns once a wait has parked (an event, not a delay).
