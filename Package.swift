@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(name: "SQLiteStorageTests",
                     dependencies: ["TestSupport", "LiteStorage", "SQLiteStorage"],
                     path: "Tests/SQLiteStorageTests"),
-        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], path: "Tests/TestSupportTests"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", "LiteSupport"], path: "Tests/TestSupportTests"),
         .testTarget(name: "LiteTextTests", dependencies: ["LiteText", "LiteDatabase", "LiteStorage", "Fleece", "TestSupport",
                                                       .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Tests/LiteTextTests"),

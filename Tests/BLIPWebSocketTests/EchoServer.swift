@@ -16,12 +16,13 @@ final class EchoServer: Sendable {
     let server: BLIPWebSocketServer
     let events: AsyncStream<Event>
 
-    /// Starts a server. `onConnect` runs before echoing starts (to send something first).
+    /// Starts a server. `onConnect` runs before echoing starts (to send something first). The
+    /// server's deadlines stretch by ``TestTimeScale``.
     init(options: BLIPWebSocketServerOptions = BLIPWebSocketServerOptions(),
          onConnect: @escaping @Sendable (WebSocketBLIPTransport) async throws -> Void = { _ in }) async throws {
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         self.events = events
-        server = BLIPWebSocketServer(options: options) { connection in
+        server = BLIPWebSocketServer(options: options.scaledForTests) { connection in
             continuation.yield(.connected(database: connection.databaseName, headers: connection.headers,
                                           remoteAddress: connection.remoteAddress))
             let transport = connection.transport

@@ -7,7 +7,7 @@ import TestSupport
 /// deletions, as LiteCore's `activeOnly`) still gets the deletions made after it caught up
 /// (found by the soak test: they never arrived).
 @Suite(.ownThreads) struct ContinuousPullDeletionTests {
-    @Test(.timeLimit(.minutes(TestTimeScale.minutes(1))), .ownThreads, arguments: enginePairs)
+    @Test(.timeLimit(.minutes(TestTimeScale.minutes(1))), arguments: enginePairs)
     func deletionsAfterCatchingUpReachAPullThatStartedEmpty(engines: (StorageEngineKind, StorageEngineKind)) async throws {
         try await withTwoDatabases(engines) { source, target, _ in
             for number in 0..<3 {

@@ -27,7 +27,7 @@ import TestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(TestTimeScale.minutes(3))), .ownThreads, arguments: Fault.allCases, StorageEngineKind.allCases)
+    @Test(.timeLimit(.minutes(TestTimeScale.minutes(3))), arguments: Fault.allCases, StorageEngineKind.allCases)
     func pushAndPullEndIdenticalOrWithAClearError(fault: Fault, engine: StorageEngineKind) async throws {
         try await withTwoDatabases((engine, engine)) { client, server, _ in
             try Self.fill(client, prefix: "client", count: 160, blobs: 3)

@@ -7,7 +7,7 @@ import TestSupport
 /// left unanswered as a dropped connection, so a peer that went silent without TCP noticing is
 /// left and the replication retried.
 @Suite(.ownThreads) struct HeartbeatTests {
-    @Test(.timeLimit(.minutes(TestTimeScale.minutes(2))), .ownThreads, arguments: StorageEngineKind.allCases)
+    @Test(.timeLimit(.minutes(TestTimeScale.minutes(2))), arguments: StorageEngineKind.allCases)
     func aSilentPeerIsNoticedAndTheReplicatorReconnects(engine: StorageEngineKind) async throws {
         try await withTwoDatabases((engine, engine)) { client, server, _ in
             var listenerConfig = URLEndpointListenerConfiguration(database: server)

@@ -18,6 +18,9 @@ import Testing
 /// @Suite(.ownThreads) struct HandshakeTests { … }
 /// ```
 package struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
+    /// Whether each test case runs with no other test of the pool running (``ownThreadsAlone``).
+    package var alone = false
+
     package var isRecursive: Bool { true }
 
     package func provideScope(for test: Test, testCase: Test.Case?,
@@ -26,7 +29,7 @@ package struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
         // test case (every test function has at least one) takes a slot, so that nothing that
         // holds a slot ever waits for another.
         guard !test.isSuite, testCase != nil else { return try await function() }
-        try await TestExecutorPool.shared.run(gated: test.timeLimit == nil) { executor in
+        try await TestExecutorPool.shared.run(gated: test.timeLimit == nil, exclusive: alone) { executor in
             try await withTaskExecutorPreference(executor) { try await function() }
         }
     }
@@ -36,4 +39,10 @@ extension Trait where Self == OwnThreadsTrait {
     /// The test runs on threads of the test suite's own rather than on the cooperative pool
     /// (``OwnThreadsTrait``).
     package static var ownThreads: Self { OwnThreadsTrait() }
+
+    /// As ``ownThreads``, and each test case runs alone: it waits until no other test runs and
+    /// none starts until it ends. For a test that measures latency (with the suite's CPU-heavy
+    /// tests beside it, it would measure them). Such a test should take no time limit, since the
+    /// wait would count against it; every wait of its own must be bounded instead.
+    package static var ownThreadsAlone: Self { OwnThreadsTrait(alone: true) }
 }

@@ -19,8 +19,10 @@ package final class RawSocket: @unchecked Sendable {
         package init(description: String) { self.description = description }
     }
 
-    /// Connects to 127.0.0.1:`port`; reads time out after `timeout` seconds.
+    /// Connects to 127.0.0.1:`port`; reads time out after `timeout` seconds (stretched by
+    /// ``TestTimeScale``).
     package init(port: UInt16, timeout: Double = 30) throws {
+        let timeout = TestTimeScale.seconds(timeout)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()

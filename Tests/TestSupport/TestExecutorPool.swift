@@ -2,7 +2,7 @@ import Foundation
 import LiteSupport
 
 /// Gives each running test an executor of its own, and lets at most ``width`` untimed tests run
-/// at once (``OwnThreadsTrait``).
+/// at once, or one exclusive test alone (``OwnThreadsTrait``).
 ///
 /// Why not one shared executor: its jobs run in the order they were queued, and Swift Testing
 /// starts every test at once, so a test that awaited anything (a reply, a timer) queued its next
@@ -27,10 +27,17 @@ package final class TestExecutorPool: Sendable {
     package let width: Int
 
     private struct State {
+        /// Gate slots held (an exclusive test holds all of them).
         var running = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Tests with a time limit running (they take no slot).
+        var timedRunning = 0
+        var waiting: [Waiter] = []
         var idle: [ThreadPoolExecutor] = []
         var made = 0
+    }
+    private struct Waiter {
+        var exclusive: Bool
+        var continuation: CheckedContinuation<Void, Never>
     }
     private let state = Locked(State())
 
@@ -39,44 +46,64 @@ package final class TestExecutorPool: Sendable {
         self.width = max(1, width)
     }
 
+    /// How many tests wait at the gate (for tests of the pool itself).
+    package var waitingCount: Int { state.withLock { $0.waiting.count } }
+
     /// Runs `body` with an executor no other running test has; with `gated`, first waits (in
     /// order of arrival) until fewer than ``width`` gated bodies run. Tests with a time limit are
-    /// not gated: a wait here would count against their limit.
-    package func run<Result>(gated: Bool,
+    /// not gated: a wait here would count against their limit. An `exclusive` body is gated and
+    /// runs alone: it waits until no other test of the pool runs, and no gated test starts until
+    /// it ends (for a test that measures latency, which the suite's other CPU-heavy tests would
+    /// otherwise measure instead).
+    package func run<Result>(gated: Bool, exclusive: Bool = false,
                              _ body: (ThreadPoolExecutor) async throws -> Result) async rethrows -> Result {
-        if gated { await enter() }
+        let gated = gated || exclusive
+        if gated { await enter(exclusive: exclusive) } else { state.withLock { $0.timedRunning += 1 } }
         let executor = takeExecutor()
         defer {
             state.withLock { $0.idle.append(executor) }
-            if gated { leave() }
+            leave(slots: gated ? (exclusive ? width : 1) : 0)
         }
         return try await Self.$lent.withValue(executor) { try await body(executor) }
     }
 
-    private func enter() async {
+    private func enter(exclusive: Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let admitted = state.withLock { state -> Bool in
-                guard state.running < width else {
-                    state.waiting.append(continuation)
+                guard state.waiting.isEmpty, admit(exclusive: exclusive, into: &state) else {
+                    state.waiting.append(Waiter(exclusive: exclusive, continuation: continuation))
                     return false
                 }
-                state.running += 1
                 return true
             }
             if admitted { continuation.resume() }
         }
     }
 
-    private func leave() {
-        // The slot passes straight to the next waiter, so `running` stays as it is then.
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiting.isEmpty {
-                state.running -= 1
-                return nil
-            }
-            return state.waiting.removeFirst()
+    /// Takes the slots a test needs if they are free now: one, or all of them for an exclusive
+    /// test, which also needs every timed test to have ended.
+    private func admit(exclusive: Bool, into state: inout State) -> Bool {
+        if exclusive {
+            guard state.running == 0, state.timedRunning == 0 else { return false }
+            state.running = width
+        } else {
+            guard state.running < width else { return false }
+            state.running += 1
         }
-        next?.resume()
+        return true
+    }
+
+    private func leave(slots: Int) {
+        // Waiters are admitted in order of arrival while the first of them fits.
+        let admitted = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if slots == 0 { state.timedRunning -= 1 } else { state.running -= slots }
+            var admitted: [CheckedContinuation<Void, Never>] = []
+            while let first = state.waiting.first, admit(exclusive: first.exclusive, into: &state) {
+                admitted.append(state.waiting.removeFirst().continuation)
+            }
+            return admitted
+        }
+        for continuation in admitted { continuation.resume() }
     }
 
     private func takeExecutor() -> ThreadPoolExecutor {

@@ -1,4 +1,5 @@
 import Foundation
+import LiteSupport
 import Testing
 import TestSupport
 
@@ -21,6 +22,40 @@ import TestSupport
         #expect(lent.isCurrentThread)
         await Task.yield()
         #expect(lent.isCurrentThread, "after an await, step \(step) is still on its own threads")
+    }
+
+    /// An exclusive body (`.ownThreadsAlone`) starts only once every other body of its pool,
+    /// timed or gated, has ended, and no gated body starts until it ends.
+    @Test func anExclusiveBodyRunsAlone() async {
+        let pool = TestExecutorPool(width: 3)
+        let log = Locked<[String]>([])
+        let (release, releaseAll) = AsyncStream<Void>.makeStream()
+        let released = Locked(false)
+        func note(_ event: String) { log.withLock { $0.append(event) } }
+        func holdUntilReleased() async {
+            for await _ in release { break }
+            while !released.withLock({ $0 }) { await Task.yield() }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await pool.run(gated: false) { _ in note("timed starts"); await holdUntilReleased(); note("timed ends") } }
+            group.addTask { await pool.run(gated: true) { _ in note("gated starts"); await holdUntilReleased(); note("gated ends") } }
+            while log.withLock({ $0.count }) < 2 { await Task.yield() }
+            group.addTask {
+                await pool.run(gated: true, exclusive: true) { _ in
+                    note("alone starts")
+                    for _ in 0..<100 { await Task.yield() }
+                    note("alone ends")
+                }
+            }
+            while pool.waitingCount < 1 { await Task.yield() }
+            group.addTask { await pool.run(gated: true) { _ in note("after starts") } }
+            while pool.waitingCount < 2 { await Task.yield() }
+            released.withLock { $0 = true }
+            releaseAll.finish()
+        }
+        let events = log.withLock { $0 }
+        #expect(Set(events.prefix(4)) == ["timed starts", "gated starts", "timed ends", "gated ends"])
+        #expect(Array(events.dropFirst(4)) == ["alone starts", "alone ends", "after starts"])
     }
 
     @Test func missingFixtureIsAClearError() {
