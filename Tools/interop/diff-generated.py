@@ -457,7 +457,9 @@ class MatchGen:
 
 def run_batch(cmd, items, cwd=None):
     text = "".join(json.dumps(p) + "\n" + json.dumps(q) + "\n" for q, p in items)
-    p = subprocess.run(cmd, input=text, capture_output=True, text=True, env=ENV, cwd=cwd)
+    # (2.8's regular expressions match bytes, so REGEXP_REPLACE may cut a UTF-8 character in two:
+    # such text is compared with U+FFFD in place of the bad bytes)
+    p = subprocess.run(cmd, input=text, capture_output=True, encoding="utf-8", errors="replace", env=ENV, cwd=cwd)
     results, rows = [], []
     for line in p.stdout.splitlines():
         if line == "#ok": results.append(("ok", rows)); rows = []
