@@ -272,11 +272,20 @@ enum QueryOperators {
     }
 
     private static func math(_ name: String, _ values: [QueryValue]) -> QueryValue {
+        // No number (`POWER(-7, 0.5)`, `SQRT(-1)`) is NULL, as N1QL says: a NaN compared as a
+        // number made `1 BETWEEN POWER(-7, 0.5) AND 3` true.
+        let result = unguardedMath(name, values)
+        if case .double(let number) = result, number.isNaN { return .null }
+        return result
+    }
+
+    private static func unguardedMath(_ name: String, _ values: [QueryValue]) -> QueryValue {
         guard let x = values[0].number else { return .null }
         let y = values.count > 1 ? values[1].number : nil
         if values.count > 1, y == nil { return .null }
         switch name {
-        case "ABS()": if case .int(let value) = values[0], value != .min { return .int(Swift.abs(value)) }; return .double(Swift.abs(x))
+        // A double, as 2.8 answers and like CEIL, FLOOR, ROUND, TRUNC: `TOSTRING(ABS(1))` is "1.0".
+        case "ABS()": return .double(Swift.abs(x))
         case "CEIL()": return .double(x.rounded(.up))
         case "FLOOR()": return .double(x.rounded(.down))
         case "ROUND()", "TRUNC()":

@@ -64,8 +64,8 @@ struct FullTextSearch {
             return try postings(term, decodingOccurrences: wantsOffsets)
         case .phrase(let terms):
             return try phraseOccurrences(terms).map { match(id: $0.id, length: $0.length, hits: $0.runs.joined()) }
-        case .near(let operands, let distance):
-            return try near(operands, distance: distance)
+        case .near(let operands, let distances):
+            return try near(operands, distances: distances)
         case .and(let left, let right):
             let leftMatches = try evaluate(left)
             let rightMatches = try evaluate(right)
@@ -236,8 +236,10 @@ struct FullTextSearch {
         return result
     }
 
-    /// Each operand (a term or phrase) within `distance` words of the next, in one property.
-    private mutating func near(_ operands: [MatchExpression], distance: Int) throws -> Matches {
+    /// Each operand (a term or phrase) within its distance of the next, in one property, as
+    /// FTS4 trims a NEAR chain: an occurrence counts when it is near a counted one of the
+    /// operand before it (left to right), then of the one after it (right to left).
+    private mutating func near(_ operands: [MatchExpression], distances: [Int]) throws -> Matches {
         var spans: [[(id: Range<Int>, length: Int, runs: [[Hit]])]] = []
         for operand in operands {
             switch operand {
@@ -248,7 +250,7 @@ struct FullTextSearch {
             default: throw TextAnalysisError("NEAR joins terms and phrases only")
             }
         }
-        guard let first = spans.first else { return [] }
+        guard let first = spans.first, distances.count == spans.count - 1 else { return [] }
         var result: Matches = []
         var cursors = [Int](repeating: 0, count: spans.count)
         documents: for document in first {
@@ -261,22 +263,27 @@ struct FullTextSearch {
                 guard cursors[index] < list.count, compareIDs(list[cursors[index]].id, document.id) == 0 else { continue documents }
                 perOperand.append(list[cursors[index]].runs)
             }
-            var hits: [Hit] = []
-            for index in 0..<(perOperand.count - 1) {
-                let left = perOperand[index], right = perOperand[index + 1]
-                let pairs = left.flatMap { a in right.map { b in (a, b) } }.filter { a, b in
-                    guard let aFirst = a.first, let aLast = a.last, let bFirst = b.first, let bLast = b.last,
-                          aFirst.column == bFirst.column else { return false }
-                    let gap = bFirst.position > aLast.position ? bFirst.position - aLast.position - 1
-                                                               : aFirst.position - bLast.position - 1
-                    return gap >= 0 && gap <= distance
-                }
-                guard !pairs.isEmpty else { continue documents }
-                for (a, b) in pairs { hits += a + b }
+            for index in perOperand.indices.dropFirst() {
+                let before = perOperand[index - 1], distance = distances[index - 1]
+                perOperand[index] = perOperand[index].filter { b in before.contains { a in Self.isNear(a, b, within: distance) } }
+                guard !perOperand[index].isEmpty else { continue documents }
             }
-            result.append(match(id: document.id, length: document.length, hits: hits))
+            for index in perOperand.indices.dropLast().reversed() {
+                let after = perOperand[index + 1], distance = distances[index]
+                perOperand[index] = perOperand[index].filter { a in after.contains { b in Self.isNear(a, b, within: distance) } }
+            }
+            result.append(match(id: document.id, length: document.length, hits: perOperand.joined().joined()))
         }
         return result
+    }
+
+    /// Whether two runs (a term's or phrase's words) are in one property with at most
+    /// `distance` words between them, in either order.
+    private static func isNear(_ a: [Hit], _ b: [Hit], within distance: Int) -> Bool {
+        guard let aFirst = a.first, let aLast = a.last, let bFirst = b.first, let bLast = b.last,
+              aFirst.column == bFirst.column else { return false }
+        let gap = bFirst.position > aLast.position ? bFirst.position - aLast.position - 1 : aFirst.position - bLast.position - 1
+        return gap >= 0 && gap <= distance
     }
 
     /// The documents holding one exact term, ranked, without offsets: the commonest query,

@@ -12,8 +12,9 @@ package indirect enum MatchExpression: Sendable, Equatable {
     case term(MatchTerm)
     /// Terms that must appear one after another.
     case phrase([MatchTerm])
-    /// Terms or phrases that must each appear within `distance` words of the next.
-    case near([MatchExpression], distance: Int)
+    /// Terms or phrases in a chain, each within its NEAR's distance (`distances[i]` words
+    /// between operands i and i + 1) of the next, one occurrence of each linking its neighbours.
+    case near([MatchExpression], distances: [Int])
     /// Both must match.
     case and(MatchExpression, MatchExpression)
     /// Either must match.

@@ -101,7 +101,10 @@ struct MatchParser {
     private mutating func parseNear() throws -> MatchExpression? {
         let first = try parsePrimary()
         var operands = first.map { [$0] } ?? []
-        var distance = Int.max
+        // FTS4 gives each NEAR of a chain its own distance: `a NEAR b NEAR/2 c` is a within 10
+        // words of b and that b within 2 of c (the chain's smallest for both missed 2.8's hits).
+        var distances: [Int] = []
+        var pending = Int.max
         var validated = 0
         while case .near(let given)? = current?.kind {
             let nearPosition = position
@@ -109,8 +112,13 @@ struct MatchParser {
             guard first != nil || !operands.isEmpty else {
                 throw TextAnalysisError("NEAR needs a term before it", position: nearPosition)
             }
-            if let next = try parsePrimary() { operands.append(next) }
-            distance = min(distance, given)
+            // An operand that stands for nothing (`()`) joins its two NEARs into the smaller.
+            pending = min(pending, given)
+            if let next = try parsePrimary() {
+                if !operands.isEmpty { distances.append(pending) }
+                operands.append(next)
+                pending = Int.max
+            }
             // Each operand is checked once: checking all of them again after every NEAR made a
             // long chain quadratic (found by fuzzing: 3,000 NEARs took 0.6 s).
             for operand in operands[validated...] {
@@ -121,7 +129,7 @@ struct MatchParser {
             }
             validated = operands.count
         }
-        if operands.count > 1 { return .near(operands, distance: distance) }
+        if operands.count > 1 { return .near(operands, distances: distances) }
         return operands.first
     }
 

@@ -100,6 +100,24 @@ import Testing
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func eachNearOfAChainHasItsOwnDistance(engine: StorageEngineKind) throws {
+        // As FTS4 (and 2.8) read `a NEAR b NEAR/2 c`: a within 10 words of b, that same b within
+        // 2 of c. The generated differential found 2.8's hotel_16 for `within NEAR suite NEAR/2
+        // hotels`, where the chain's smallest distance had been applied to every pair here.
+        let documents = ["chain": "alpha x x x beta gamma",
+                         "split": "alpha beta x x x x x x x x x x x x beta x x x gamma"]
+        try withIndex(engine, documents) { (index: FullTextIndex, core: DatabaseCore) throws in
+            #expect(try ids(index, "alpha NEAR beta NEAR/0 gamma", core) == ["chain"])
+            #expect(try ids(index, "gamma NEAR/0 beta NEAR alpha", core) == ["chain"])
+            #expect(try ids(index, "alpha NEAR/2 beta NEAR/0 gamma", core).isEmpty)
+            // One occurrence of beta must link both: in "split" the beta near alpha is not the
+            // one near gamma.
+            #expect(try ids(index, "alpha NEAR/3 beta NEAR/3 gamma", core) == ["chain"])
+            #expect(try ids(index, "alpha NEAR/0 beta NEAR/16 gamma", core) == ["split"])
+        }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func andOrNotAndLowerCaseOperatorWords(engine: StorageEngineKind) throws {
         let documents = ["or": "cats or dogs", "and": "cats and dogs", "cats": "only cats", "not": "cats not dogs"]
         try withIndex(engine, documents) { (index: FullTextIndex, core: DatabaseCore) throws in

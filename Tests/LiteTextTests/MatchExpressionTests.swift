@@ -23,8 +23,10 @@ import TestSupport
         #expect(try parse("a OR b c") == .or(term("a"), .and(term("b"), term("c"))))
         #expect(try parse("a b NOT c") == .and(term("a"), .not(term("b"), term("c"))))
         #expect(try parse("(a OR b) c") == .and(.or(term("a"), term("b")), term("c")))
-        #expect(try parse("a NEAR/3 b OR c") == .or(.near([term("a"), term("b")], distance: 3), term("c")))
-        #expect(try parse("a NEAR b") == .near([term("a"), term("b")], distance: 10))
+        #expect(try parse("a NEAR/3 b OR c") == .or(.near([term("a"), term("b")], distances: [3]), term("c")))
+        #expect(try parse("a NEAR b") == .near([term("a"), term("b")], distances: [10]))
+        // Each NEAR of a chain keeps its own distance, as in FTS4.
+        #expect(try parse("a NEAR b NEAR/2 c NEAR/0 d") == .near([term("a"), term("b"), term("c"), term("d")], distances: [10, 2, 0]))
     }
 
     @Test func lowerCaseOperatorsAreTerms() throws {
@@ -69,7 +71,7 @@ import TestSupport
         #expect(try parse("the OR beach", english) == term("beach"))
         #expect(try parse("the NEAR beach", english) == .and(term("near"), term("beach")))
         #expect(try parse("pool NOT the beach", english) == .not(term("pool"), term("beach")))
-        #expect(try parse("pool NEAR/2 the beach", english) == .near([term("pool"), term("beach")], distance: 2))
+        #expect(try parse("pool NEAR/2 the beach", english) == .near([term("pool"), term("beach")], distances: [2]))
         #expect(try parse("the (pool)", english) == term("pool"))
         #expect(try parse("pool ()", english) == term("pool"))
         #expect(try parse("the and", english) == nil)

@@ -67,8 +67,8 @@ struct NaiveFullTextSearch {
             return hits(of: term)
         case .phrase(let terms):
             return runs(of: terms).mapValues { $0.flatMap { $0 } }
-        case .near(let operands, let distance):
-            return near(operands, distance: distance)
+        case .near(let operands, let distances):
+            return near(operands, distances: distances)
         case .and(let left, let right):
             let (a, b) = (evaluate(left), evaluate(right))
             var both: [String: [Hit]] = [:]
@@ -127,7 +127,9 @@ struct NaiveFullTextSearch {
         return result
     }
 
-    private func near(_ operands: [MatchExpression], distance: Int) -> [String: [Hit]] {
+    /// A chain: some occurrence of each operand within its distance of one of the next's, the
+    /// occurrences kept being those that take part in such a chain.
+    private func near(_ operands: [MatchExpression], distances: [Int]) -> [String: [Hit]] {
         let spans: [[String: [[Hit]]]] = operands.map { operand in
             switch operand {
             case .term(let term): return hits(of: term).mapValues { $0.map { [$0] } }
@@ -135,27 +137,34 @@ struct NaiveFullTextSearch {
             default: return [:]
             }
         }
+        func near(_ a: [Hit], _ b: [Hit], _ distance: Int) -> Bool {
+            guard let aFirst = a.first, let aLast = a.last, let bFirst = b.first, let bLast = b.last,
+                  aFirst.column == bFirst.column else { return false }
+            let gap = bFirst.position > aLast.position ? bFirst.position - aLast.position - 1 : aFirst.position - bLast.position - 1
+            return gap >= 0 && gap <= distance
+        }
         guard let first = spans.first else { return [:] }
         var result: [String: [Hit]] = [:]
-        documents: for id in first.keys where spans.allSatisfy({ $0[id] != nil }) {
-            var hits: [Hit] = []
-            for index in 0..<(spans.count - 1) {
-                var paired = false
-                for a in spans[index][id] ?? [] {
-                    for b in spans[index + 1][id] ?? [] {
-                        guard let aFirst = a.first, let aLast = a.last, let bFirst = b.first, let bLast = b.last,
-                              aFirst.column == bFirst.column else { continue }
-                        let gap = bFirst.position > aLast.position ? bFirst.position - aLast.position - 1
-                                                                   : aFirst.position - bLast.position - 1
-                        if gap >= 0 && gap <= distance {
-                            hits += a + b
-                            paired = true
-                        }
-                    }
+        for id in first.keys where spans.allSatisfy({ $0[id] != nil }) {
+            let occurrences = spans.map { $0[id] ?? [] }
+            // Every chain of one occurrence per operand, each near the next; keep their members.
+            var kept = occurrences.map { $0.map { _ in false } }
+            func extend(_ chain: [Int]) {
+                let index = chain.count
+                if index == occurrences.count {
+                    for (operand, occurrence) in chain.enumerated() { kept[operand][occurrence] = true }
+                    return
                 }
-                if !paired { continue documents }
+                for next in occurrences[index].indices
+                where index == 0 || near(occurrences[index - 1][chain[index - 1]], occurrences[index][next], distances[index - 1]) {
+                    extend(chain + [next])
+                }
             }
-            result[id] = hits
+            extend([])
+            guard kept.contains(where: { $0.contains(true) }) else { continue }
+            result[id] = occurrences.indices.flatMap { operand in
+                occurrences[operand].indices.filter { kept[operand][$0] }.flatMap { occurrences[operand][$0] }
+            }
         }
         return result
     }

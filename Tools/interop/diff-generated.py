@@ -457,7 +457,9 @@ class MatchGen:
 
 def run_batch(cmd, items, cwd=None):
     text = "".join(json.dumps(p) + "\n" + json.dumps(q) + "\n" for q, p in items)
-    p = subprocess.run(cmd, input=text, capture_output=True, text=True, env=ENV, cwd=cwd)
+    # (2.8's regular expressions match bytes, so REGEXP_REPLACE may cut a UTF-8 character in two:
+    # such text is compared with U+FFFD in place of the bad bytes)
+    p = subprocess.run(cmd, input=text, capture_output=True, encoding="utf-8", errors="replace", env=ENV, cwd=cwd)
     results, rows = [], []
     for line in p.stdout.splitlines():
         if line == "#ok": results.append(("ok", rows)); rows = []
@@ -533,7 +535,8 @@ def main():
         return
     batch = [(q, p) for _, q, p, _ in items]
     real = {}
-    for side in ["plain", "indexed"]:
+    sides = sorted({conf.rsplit("-", 1)[1] for conf in opts["only"].split(",")})
+    for side in sides:
         # the real core's answers depend only on the generated items: kept for reruns after fixes
         import hashlib
         digest = hashlib.sha1(json.dumps(batch).encode()).hexdigest()[:12]
@@ -544,7 +547,7 @@ def main():
             real[side] = run_batch([os.path.join(LCT, "run-litecore-queries"), work, "real-" + side], batch)
             json.dump(real[side], open(cache, "w"))
     # the real core with and without its indexes must agree (else the harness is wrong)
-    for i, (a, b) in enumerate(zip(real["plain"], real["indexed"])):
+    for i, (a, b) in enumerate(zip(real.get("plain", []), real.get("indexed", []))):
         if a[0] != b[0] or (a[0] == "ok" and not same_rows(a[1], b[1], items[i][3])):
             print("REAL-SELF-DIFF", i, json.dumps(items[i][1]))
     total = collections.Counter(); diffs = collections.Counter(); real_errors = collections.Counter()
