@@ -39,12 +39,6 @@ func saved(_ database: Database, _ id: String, _ data: [String: Any]) throws -> 
     return document
 }
 
-/// Waits for `semaphore`, failing after a generous bound so a broken listener cannot hang CI
-/// (stretched by ``TestTimeScale`` in a sanitized run).
-func waitFor(_ semaphore: DispatchSemaphore, seconds: Double = 10) -> Bool {
-    semaphore.wait(timeout: .now() + TestTimeScale.seconds(seconds)) == .success
-}
-
 /// The code of the `CouchbaseLiteError` that `body` throws: nil when it throws nothing or
 /// another type, so `#expect(errorCode { … } == .notFound)` checks the promised code, not only
 /// that something failed.

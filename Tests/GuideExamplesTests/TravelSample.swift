@@ -147,12 +147,6 @@ func withTravelSample<T>(_ engine: StorageEngineKind, _ body: (Database) throws 
     }
 }
 
-/// Waits for `semaphore`, failing after a generous bound so a broken listener cannot hang CI
-/// (stretched by ``TestTimeScale`` in a sanitized run).
-func waitFor(_ semaphore: DispatchSemaphore, seconds: Double = 10) -> Bool {
-    semaphore.wait(timeout: .now() + TestTimeScale.seconds(seconds)) == .success
-}
-
 /// `JSONSerialization`'s value with its numbers as `Bool`, `Int` or `Double`, each double read
 /// from the number's own decimal text (on Linux `JSONSerialization` keeps a decimal whose
 /// `doubleValue` can miss the nearest double by an ulp).
