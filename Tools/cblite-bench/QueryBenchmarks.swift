@@ -15,6 +15,11 @@ enum QueryBenchmarks: BenchmarkArea {
         let documents = try DocumentsBenchmarks.travelDocuments()
         var report = BenchmarkReport(area: name)
         let scratch = try Scratch()
+        // Only the rows beside the real core: `QUERY_REAL_CORE_ONLY=1` (with `CBL_REAL_CORE_BENCH`).
+        if ProcessInfo.processInfo.environment["QUERY_REAL_CORE_ONLY"] != nil {
+            (report.rows, report.notes) = try realCoreRows(documents: documents, options: options, scratch: scratch)
+            return report
+        }
         let folder = try scratch.freshFolder()
         let config = DatabaseConfiguration()
         config.directory = folder
@@ -210,6 +215,9 @@ enum QueryBenchmarks: BenchmarkArea {
         report.notes.append("The \"as above\" row runs the unindexed query against SQLite's C API stepping the "
                             + "scan's SELECT over our own db.sqlite3 (every body touched, no filter): what SQLite "
                             + "alone takes to return the bodies, each of which it copies.")
+        let beside = try realCoreRows(documents: documents, options: options, scratch: scratch)
+        report.rows += beside.rows
+        report.notes += beside.notes
         return report
     }
 }

@@ -64,6 +64,28 @@ enum Stopwatch {
                         settleOurs: settleOurs, ours: ours, baseline: baseline).medians
     }
 
+    /// As ``pairedTimes(iterations:prepareOurs:prepareBaseline:settleOurs:ours:baseline:)``, for a
+    /// baseline that times itself (a child process reporting its own time, so that the pipe's
+    /// round trip is not counted).
+    static func pairedTimes(iterations: Int, prepareOurs: () throws -> Void = {}, prepareBaseline: () throws -> Void = {},
+                            ours: () throws -> Void, selfTimedBaseline: () throws -> Duration) rethrows -> PairedTimes {
+        var times = PairedTimes()
+        for round in 0..<max(1, iterations) {
+            let oursFirst = round.isMultiple(of: 2)
+            if !oursFirst {
+                try prepareBaseline()
+                times.baseline.append(try selfTimedBaseline())
+            }
+            try prepareOurs()
+            times.ours.append(try median(iterations: 1, ours))
+            if oursFirst {
+                try prepareBaseline()
+                times.baseline.append(try selfTimedBaseline())
+            }
+        }
+        return times
+    }
+
     /// As ``pairedMedians(iterations:prepareOurs:prepareBaseline:settleOurs:ours:baseline:)``,
     /// keeping every time.
     static func pairedTimes(iterations: Int, prepareOurs: () throws -> Void = {},
