@@ -31,12 +31,8 @@ extension QueryExecutor {
             // and NULL, numbers equal as doubles): read until OFFSET + LIMIT rows have passed and
             // the next row's sort keys encode differently from the last kept one's, then sort.
             var boundary: [UInt8]?
-            try index.visitDocumentIDs(in: ranges[0], descending: backwards, in: core) { id in
-                var found: QueryRow?
-                try core.documents.visitRecord(id) { view in
-                    if !view.flags.contains(.deleted) { found = try reader.row(view) }
-                }
-                guard let row = found else { return true }
+            try index.visitRecords(in: ranges[0], descending: backwards, in: core) { view in
+                guard !view.flags.contains(.deleted), let row = try reader.row(view) else { return true }
                 if let boundary {
                     let keys = try query.orderBy.map { try evaluator.evaluate($0.expression, row) }
                     guard IndexKey.encode(keys) == boundary else { return false }
@@ -60,17 +56,22 @@ extension QueryExecutor {
             }
             rows.sort { $0.id.precedesInByteOrder($1.id) }
         case .index(let index, let ranges):
-            // Candidates from the index, in document-ID order as a scan would give them; each
-            // is checked against the whole condition.
-            // One value of every expression of the index lists its documents in ID order already, each once.
-            var ids = try index.documentIDs(in: ranges, in: core)
-            if !(ranges.count == 1 && ranges[0].fixedValues == index.expressions.count) {
-                ids = Set(ids).sorted { $0.precedesInByteOrder($1) }
-            }
-            for id in ids {
-                try core.documents.visitRecord(id) { view in
+            // Candidates from the index, each checked against the whole condition, then put in
+            // document-ID order as a scan would give them. One value of every expression of the
+            // index lists its documents in ID order already, each once; otherwise ranges can
+            // repeat a document (`IN [1, 1.0]`), so equal IDs are dropped after sorting.
+            for range in ranges {
+                try index.visitRecords(in: range, descending: false, in: core) { view in
                     if !view.flags.contains(.deleted), let row = try reader.row(view) { rows.append(row) }
+                    return true
                 }
+            }
+            if !(ranges.count == 1 && ranges[0].fixedValues == index.expressions.count) {
+                rows.sort { $0.id.precedesInByteOrder($1.id) }
+                var unique: [QueryRow] = []
+                unique.reserveCapacity(rows.count)
+                for row in rows where unique.last?.id != row.id { unique.append(row) }
+                rows = unique
             }
         }
         return rows

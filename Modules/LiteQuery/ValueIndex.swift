@@ -157,25 +157,38 @@ package final class ValueIndex: DocumentIndexer {
     /// then document ID; reversed when `descending`), until it returns false.
     func visitDocumentIDs(in range: IndexRange, descending: Bool, in core: DatabaseCore,
                           _ body: (String) throws -> Bool) throws {
-        let low: [UInt8], high: [UInt8]?
-        switch range {
-        case .between(let lower, let upper):
-            low = [Self.entryTag] + (lower.map { IndexKey.encode([$0]) } ?? [])
-            high = upper.map { ByteKeyRange.successor(ofPrefix: [Self.entryTag] + IndexKey.encode([$0])) }
-                ?? [Self.entryTag + 1]
-        case .stringPrefix(let prefix):
-            low = [Self.entryTag] + IndexKey.stringPrefix(prefix)
-            high = ByteKeyRange.successor(ofPrefix: low)
-        case .values(let values):
-            // Each value's encoding ends itself, so theirs is a prefix of exactly those entries.
-            low = [Self.entryTag] + IndexKey.encode(values)
-            high = ByteKeyRange.successor(ofPrefix: low)
-        }
-        let cursor = try core.dataFile.byteKeyStore(storeName).scan(ByteKeyRange(lower: low, upper: high), descending: descending)
+        let cursor = try core.dataFile.byteKeyStore(storeName).scan(Self.keyRange(range), descending: descending)
         defer { cursor.close() }
         while let entry = try cursor.next() {
             if try !body(String(decoding: entry.value, as: UTF8.self)) { return }
         }
+    }
+
+    /// Lends `body` the record of each entry's document in `range`, in index order (reversed
+    /// when `descending`), until it returns false: the engine joins the index to the documents
+    /// (``KeyStore/visitRecords(keyedBy:in:descending:_:)``).
+    func visitRecords(in range: IndexRange, descending: Bool, in core: DatabaseCore,
+                      _ body: (RecordView) throws -> Bool) throws {
+        try core.documents.visitRecords(keyedBy: try core.dataFile.byteKeyStore(storeName), in: Self.keyRange(range),
+                                        descending: descending, body)
+    }
+
+    /// The entry keys of `range`.
+    private static func keyRange(_ range: IndexRange) -> ByteKeyRange {
+        let low: [UInt8], high: [UInt8]?
+        switch range {
+        case .between(let lower, let upper):
+            low = [entryTag] + (lower.map { IndexKey.encode([$0]) } ?? [])
+            high = upper.map { ByteKeyRange.successor(ofPrefix: [entryTag] + IndexKey.encode([$0])) } ?? [entryTag + 1]
+        case .stringPrefix(let prefix):
+            low = [entryTag] + IndexKey.stringPrefix(prefix)
+            high = ByteKeyRange.successor(ofPrefix: low)
+        case .values(let values):
+            // Each value's encoding ends itself, so theirs is a prefix of exactly those entries.
+            low = [entryTag] + IndexKey.encode(values)
+            high = ByteKeyRange.successor(ofPrefix: low)
+        }
+        return ByteKeyRange(lower: low, upper: high)
     }
 
     /// The IDs of the documents whose first expression lies between `lower` and `upper`

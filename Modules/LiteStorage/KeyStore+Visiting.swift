@@ -31,4 +31,24 @@ extension KeyStore {
         }
         return true
     }
+
+    /// Reads `index`'s entries in `range` and looks each value up as a key with
+    /// ``visitRecord(_:_:)``: the default of ``visitRecords(keyedBy:in:descending:_:)``.
+    package func visitRecords(keyedBy index: ByteKeyStore, in range: ByteKeyRange, descending: Bool,
+                              _ visitor: (RecordView) throws -> Bool) throws {
+        try visitRecordsOneByOne(keyedBy: index, in: range, descending: descending, visitor)
+    }
+
+    /// The lookup-per-entry form of ``visitRecords(keyedBy:in:descending:_:)``, for engines that
+    /// join natively only in some cases.
+    package func visitRecordsOneByOne(keyedBy index: ByteKeyStore, in range: ByteKeyRange, descending: Bool,
+                                      _ visitor: (RecordView) throws -> Bool) throws {
+        let cursor = try index.scan(range, descending: descending)
+        defer { cursor.close() }
+        while let entry = try cursor.next() {
+            var goOn = true
+            try visitRecord(String(decoding: entry.value, as: UTF8.self)) { goOn = try visitor($0) }
+            if !goOn { return }
+        }
+    }
 }

@@ -70,6 +70,13 @@ package protocol KeyStore: AnyObject, Sendable {
     @discardableResult
     func visitRecord(_ key: String, _ visitor: (RecordView) throws -> Void) throws -> Bool
 
+    /// Lends `visitor` the records whose keys are the values of `index`'s entries in `range`, in
+    /// the index's key order (reversed when `descending`), skipping values that name no record;
+    /// stops when it returns false. A value index's candidates are read this way: an engine can
+    /// join the two in one pass (see `KeyStore+Visiting` for the default, a lookup per entry).
+    func visitRecords(keyedBy index: ByteKeyStore, in range: ByteKeyRange, descending: Bool,
+                      _ visitor: (RecordView) throws -> Bool) throws
+
     /// Records whose sequence is greater than `since`, in ascending sequence order.
     func enumerate(since: UInt64, options: RecordEnumerationOptions) throws -> RecordEnumerator
 

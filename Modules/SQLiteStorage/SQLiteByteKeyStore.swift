@@ -7,7 +7,8 @@ package final class SQLiteByteKeyStore: ByteKeyStore, @unchecked Sendable {
     /// The store's name.
     package let name: String
     let file: SQLiteDataFile
-    private let table: String
+    /// The quoted table name.
+    let table: String
     /// The SQL of the point operations, made once: interpolating it per call was a String
     /// allocation per put (a full-text index build does thousands).
     private let putSQL: String, getSQL: String, deleteSQL: String
@@ -67,14 +68,17 @@ package final class SQLiteByteKeyStore: ByteKeyStore, @unchecked Sendable {
         }
     }
 
-    private static func filter(_ range: ByteKeyRange) -> String {
+    /// ` WHERE` and the range's bounds on column `key` (of table alias `qualifier`, if any), as
+    /// parameters 1 and 2.
+    static func filter(_ range: ByteKeyRange, qualifier: String = "") -> String {
         var conditions: [String] = []
-        if range.lower != nil { conditions.append("key >= ?1") }
-        if range.upper != nil { conditions.append("key < ?2") }
+        if range.lower != nil { conditions.append("\(qualifier)key >= ?1") }
+        if range.upper != nil { conditions.append("\(qualifier)key < ?2") }
         return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
 
-    private static func bind(_ range: ByteKeyRange, _ statement: SQLiteStatement) {
+    /// Binds the range's bounds to ``filter(_:qualifier:)``'s parameters.
+    static func bind(_ range: ByteKeyRange, _ statement: SQLiteStatement) {
         if let lower = range.lower { statement.bind(1, lower) }
         if let upper = range.upper { statement.bind(2, upper) }
     }
