@@ -30,16 +30,29 @@ extension QueryExecutor {
             // The index gives ORDER BY's order up to values its keys do not tell apart (MISSING
             // and NULL, numbers equal as doubles): read until OFFSET + LIMIT rows have passed and
             // the next row's sort keys encode differently from the last kept one's, then sort.
+            // Within one encoding, entries come in document-ID order when the ORDER BY (after
+            // the fixed values) names every expression of the index; reading forwards, ties then
+            // arrive in their output order, so a run of rows with the same keys that nothing
+            // later in it can precede ends the read once LIMIT is reached (routes with no city
+            // are thousands of equal keys).
+            let exhaustive = backwards || ranges[0].fixedValues + query.orderBy.count != index.expressions.count
             var boundary: [UInt8]?
+            var group: (encoded: [UInt8], keys: [QueryValue], uniform: Bool)?
             try index.visitRecords(in: ranges[0], descending: backwards, in: core) { view in
                 guard !view.flags.contains(.deleted), let row = try reader.row(view) else { return true }
-                if let boundary {
-                    let keys = try query.orderBy.map { try evaluator.evaluate($0.expression, row) }
-                    guard IndexKey.encode(keys) == boundary else { return false }
-                } else if rows.count + 1 >= wanted {
-                    boundary = IndexKey.encode(try query.orderBy.map { try evaluator.evaluate($0.expression, row) })
+                let keys = try query.orderBy.map { try evaluator.evaluate($0.expression, row) }
+                let encoded = IndexKey.encode(keys)
+                if let boundary, encoded != boundary { return false }
+                if let current = group, current.encoded == encoded {
+                    if !Self.sameKeys(current.keys, keys) { group?.uniform = false }
+                } else {
+                    group = (encoded, keys, true)
                 }
                 rows.append(row)
+                if boundary == nil, rows.count >= wanted { boundary = encoded }
+                if boundary != nil, !exhaustive, group?.uniform == true, Self.nothingPrecedes(keys, query.orderBy) {
+                    return false
+                }
                 return true
             }
             // In document-ID order, as after a scan; the output's stable sort then orders them.
@@ -75,6 +88,26 @@ extension QueryExecutor {
             }
         }
         return rows
+    }
+
+    /// Whether two rows' sort keys tie exactly (MISSING and NULL encode alike but do not).
+    private static func sameKeys(_ a: [QueryValue], _ b: [QueryValue]) -> Bool {
+        zip(a, b).allSatisfy { QueryValue.compare($0, $1) == 0 && ($0 == .missing) == ($1 == .missing) && ($0 == .null) == ($1 == .null) }
+    }
+
+    /// Whether no value that encodes like `keys` can sort before them: each is a value its
+    /// encoding tells apart from every other (not an integer beyond 2^53, which shares a double),
+    /// or MISSING in ascending order, or NULL in descending order (the first of the two there).
+    private static func nothingPrecedes(_ keys: [QueryValue], _ orderBy: [(expression: CompiledExpression, descending: Bool)]) -> Bool {
+        zip(keys, orderBy).allSatisfy { key, item in
+            switch key {
+            case .missing: !item.descending
+            case .null: item.descending
+            case .int(let number): number.magnitude <= 1 << 53
+            case .array, .dictionary: false   // their items could be any of the above
+            default: true
+            }
+        }
     }
 
     /// OFFSET + LIMIT for a query whose rows a top-N can take straight from an ordered read: an
@@ -131,10 +164,15 @@ private struct PassingRowReader {
     func row(_ view: RecordView) throws -> QueryRow? {
         let isDeleted = view.flags.contains(.deleted)
         let bytes = isDeleted ? nil : try StoredDocument.currentBody(inRecordBody: view.body)
+        var passes = false
         if !filter.isEmpty {
             // On the lent bytes, before any document object is pointed at them.
             let root = try bytes.flatMap { $0.count > 0 ? try FleeceLentValue(rootOf: $0) : nil } ?? emptyRoot
-            if !filter.mayPass(root) { return nil }
+            switch filter.verdict(root) {
+            case .fails: return nil
+            case .passes: passes = true
+            case .undecided: break
+            }
         }
         let body: FleeceDocument
         if let bytes, bytes.count > 0 {
@@ -146,7 +184,7 @@ private struct PassingRowReader {
         var candidate = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: isDeleted,
                                  expiration: view.expiration, body: body)
         if readsRevisionIDs { candidate.revisionID = try StoredDocument.currentRevisionID(inRecordBody: view.body) }
-        if let condition, !(try evaluator.evaluate(condition, candidate).isTruthy) { return nil }
+        if !passes, let condition, !(try evaluator.evaluate(condition, candidate).isTruthy) { return nil }
         let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {
             try FleeceDocument(copying: $0, keys: keys)
         } ?? empty

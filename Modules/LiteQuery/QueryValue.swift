@@ -69,7 +69,7 @@ package indirect enum QueryValue: Sendable, Hashable {
         switch (lhs, rhs) {
         case let (.int(x), .int(y)): return x == y ? 0 : (x < y ? -1 : 1)
         case let (.string(x), .string(y)):
-            return x == y ? 0 : (x.precedesInByteOrder(y) ? -1 : 1)
+            return x.byteOrder(y)
         case let (.array(x), .array(y)):
             for (p, q) in zip(x, y) {
                 let order = compare(p, q)

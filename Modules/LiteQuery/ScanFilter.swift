@@ -6,9 +6,10 @@ import Glibc
 /// A quick test a scan runs on each document's Fleece body before the full WHERE: the ANDed
 /// terms of the form `property <op> literal` (`=`, `!=`, `<`, `<=`, `>`, `>=`), compiled with
 /// their keys resolved against the database's shared keys and compared on the Fleece bytes,
-/// with no conversion and no allocation. It only rejects documents the WHERE would reject
-/// (every such term must be true for the WHERE to be); the rows it lets through are still
-/// checked against the whole WHERE, so it can make a scan faster but never change its rows.
+/// with no conversion and no allocation. It rejects documents the WHERE would reject (every
+/// such term must be true for the WHERE to be), and when the WHERE is nothing but such terms,
+/// each comparing values of one type, it also says which documents certainly pass; the others
+/// are checked against the whole WHERE, so it can make a read faster but never change its rows.
 struct ScanFilter {
     private struct Term {
         let path: [Step]
@@ -62,7 +63,20 @@ struct ScanFilter {
         }
     }
 
+    /// What ``verdict(_:)`` found.
+    enum Verdict {
+        /// The WHERE is certainly not true.
+        case fails
+        /// The WHERE is certainly true: every one of its ANDed terms is a filter term, and each
+        /// compared values of the same type and held.
+        case passes
+        /// Only the full WHERE can tell.
+        case undecided
+    }
+
     private let terms: [Term]
+    /// Whether the WHERE is exactly the AND of ``terms`` (nothing else in it).
+    private let coversWhere: Bool
 
     /// Whether there is anything to test.
     var isEmpty: Bool { terms.isEmpty }
@@ -70,20 +84,31 @@ struct ScanFilter {
     /// The filter for `whereClause`'s eligible terms on the primary source, or an empty one.
     init(_ whereClause: CompiledExpression?, keys: FleeceKeyTable) {
         var terms: [Term] = []
+        var covers = true
         func collect(_ expression: CompiledExpression) {
-            guard case .call(let name, let operands) = expression else { return }
+            guard case .call(let name, let operands) = expression else { covers = false; return }
             if name == "AND" { operands.forEach(collect); return }
+            // `x BETWEEN a AND b` is `x >= a AND x <= b`, MISSING and NULL included.
+            if name == "BETWEEN", operands.count == 3, let path = Self.path(operands[0], keys),
+               let low = Self.literal(operands[1]), let high = Self.literal(operands[2]) {
+                terms.append(Term(path: path, comparison: .greaterOrEqual, literal: low))
+                terms.append(Term(path: path, comparison: .lessOrEqual, literal: high))
+                return
+            }
             let comparisons: [String: Comparison] = ["=": .equal, "==": .equal, "!=": .notEqual, "<>": .notEqual,
                                                      "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual]
-            guard let comparison = comparisons[name], operands.count == 2 else { return }
+            guard let comparison = comparisons[name], operands.count == 2 else { covers = false; return }
             if let path = Self.path(operands[0], keys), let literal = Self.literal(operands[1]) {
                 terms.append(Term(path: path, comparison: comparison, literal: literal))
             } else if let path = Self.path(operands[1], keys), let literal = Self.literal(operands[0]) {
                 terms.append(Term(path: path, comparison: comparison.flipped, literal: literal))
+            } else {
+                covers = false
             }
         }
         if let whereClause { collect(whereClause) }
         self.terms = terms
+        coversWhere = covers && !terms.isEmpty
     }
 
     private static func path(_ expression: CompiledExpression, _ keys: FleeceKeyTable) -> [Step]? {
@@ -110,12 +135,37 @@ struct ScanFilter {
     /// False when the document whose root is `root` certainly fails the WHERE. Reads the
     /// record's lent bytes in place: no document object, no reference counting, no copies.
     func mayPass(_ root: FleeceLentValue) -> Bool {
+        verdict(root) != .fails
+    }
+
+    /// Whether the document whose root is `root` fails the WHERE, certainly passes it (a row
+    /// then needs no evaluation of the WHERE), or needs the WHERE to tell. Reads the record's
+    /// lent bytes in place, as ``mayPass(_:)``.
+    func verdict(_ root: FleeceLentValue) -> Verdict {
+        var decided = coversWhere
         for term in terms {
-            guard let value = Self.walk(root, term.path) else { return false }   // MISSING
-            guard let order = Self.order(value, term.literal) else { continue }  // not decided here
-            if !term.comparison.holds(order) { return false }
+            guard let value = Self.walk(root, term.path) else { return .fails }   // MISSING
+            guard let order = Self.order(value, term.literal) else {              // not decided here
+                decided = false
+                continue
+            }
+            if !term.comparison.holds(order) { return .fails }
+            // Values of different types compare by type rank here; the WHERE is left to say so.
+            if decided, Self.rank(value) != term.literal.rank { decided = false }
         }
-        return true
+        return decided ? .passes : .undecided
+    }
+
+    /// N1QL's type rank of a value whose type ``order(_:_:)`` decides.
+    private static func rank(_ value: FleeceLentValue) -> Int {
+        switch value.type {
+        case .boolean: value.bool ? 3 : 2
+        case .number: 4
+        case .string: 5
+        case .array: 6
+        case .dictionary: 7
+        case .null, .undefined, .data: 0
+        }
     }
 
     private static func walk(_ root: FleeceLentValue, _ path: [Step]) -> FleeceLentValue? {

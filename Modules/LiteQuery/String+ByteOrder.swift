@@ -6,12 +6,21 @@ extension String {
     /// document IDs in the storage engines), without walking the strings character by character.
     @inline(__always)
     func precedesInByteOrder(_ other: String) -> Bool {
+        byteOrder(other) < 0
+    }
+
+    /// -1, 0 or 1 as this string's UTF-8 bytes sort before, equal or after `other`'s: equal
+    /// only when the bytes are (Swift's `==` also equates canonically equivalent spellings,
+    /// such as "é" and "e" + U+0301, which Couchbase Lite's binary collation keeps apart).
+    func byteOrder(_ other: String) -> Int {
         var a = self, b = other
         return a.withUTF8 { x in
             b.withUTF8 { y in
-                guard let p = x.baseAddress, let q = y.baseAddress else { return x.count < y.count }
-                let order = memcmp(p, q, Swift.min(x.count, y.count))
-                return order != 0 ? order < 0 : x.count < y.count
+                if let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, Swift.min(x.count, y.count))
+                    if order != 0 { return order < 0 ? -1 : 1 }
+                }
+                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
             }
         }
     }

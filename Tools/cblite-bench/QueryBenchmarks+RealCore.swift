@@ -91,6 +91,11 @@ extension QueryBenchmarks {
                 try real.send("query \(slot) \(workload.json)")
                 for (engine, database) in engines {
                     let query = try database.createQuery(json: workload.json)
+                    // `QUERY_EXPLAIN=1`: both plans, to see why a row is slow.
+                    if ProcessInfo.processInfo.environment["QUERY_EXPLAIN"] != nil {
+                        print("\(workload.label), \(engine):\n  ours: \(try query.explain())\n  real: "
+                              + (try real.send("explain \(slot)")).joined(separator: " "))
+                    }
                     var ourRows = 0, realRows = 0
                     let times = try Stopwatch.pairedTimes(iterations: options.iterations, ours: {
                         ourRows = try query.execute().allResults().count
