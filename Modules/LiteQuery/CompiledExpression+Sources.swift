@@ -12,6 +12,21 @@ extension CompiledExpression {
         }
     }
 
+    /// Whether every document property and metadata it reads belongs to source `alias`, so its
+    /// value depends on that source's document alone (no full-text function, whose answer is
+    /// the first source's).
+    func readsOnly(alias: String) -> Bool {
+        switch self {
+        case .property(let source, _), .meta(let source, _): return source == alias
+        case .call(let name, let operands):
+            return name != "MATCH()" && name != "RANK()" && name != "MATCH_OFFSETS()"
+                && operands.allSatisfy { $0.readsOnly(alias: alias) }
+        case .quantified(_, _, let array, let condition): return array.readsOnly(alias: alias) && condition.readsOnly(alias: alias)
+        case .collate(_, _, let inner): return inner.readsOnly(alias: alias)
+        case .literal, .parameter, .variable: return true
+        }
+    }
+
     /// The terms of an AND (the expression itself when it is not one).
     var conjuncts: [CompiledExpression] {
         if case .call("AND", let operands) = self { return operands.flatMap(\.conjuncts) }

@@ -50,19 +50,27 @@ struct JoinProbe: CustomStringConvertible {
         case everyDocument
     }
 
-    /// Documents read once per query: by ID, and all of them for a join without a probe.
+    /// Documents read once per query: by ID, and all of them for a join without a probe; an
+    /// index's candidates per probed value (keyed by its index encoding, which keeps apart
+    /// strings that Swift's `==` would equate); whether each document passes ``ownTerms``.
     struct DocumentCache {
         var byID: [String: QueryRow?] = [:]
         var all: [QueryRow]?
+        var byValue: [[UInt8]: [QueryRow]] = [:]
+        var passesOwnTerms: [String: Bool] = [:]
     }
 
     private let alias: String
     private let method: Method
     private let core: DatabaseCore
+    /// ON's ANDed terms that read the joined document alone (`a.type = 'airport'`): a document
+    /// that fails them pairs with no row, so they are tested once per document, not per pair.
+    private let ownTerms: CompiledExpression?
 
     init(_ join: CompiledQuery.JoinedSource, joinedAliases: Set<String>, in core: DatabaseCore) {
         alias = join.alias
         self.core = core
+        ownTerms = .and((join.on?.conjuncts ?? []).filter { $0.readsOnly(alias: join.alias) && $0.reads(anyOf: [join.alias]) })
         var method = Method.everyDocument
         let indexes = core.registeredIndexers.compactMap { $0 as? ValueIndex }
         let own: Set = [join.alias]
@@ -91,6 +99,19 @@ struct JoinProbe: CustomStringConvertible {
     }
 
     func candidates(for row: QueryRow, evaluator: QueryEvaluator, cache: inout DocumentCache) throws -> [QueryRow] {
+        let found = try unfilteredCandidates(for: row, evaluator: evaluator, cache: &cache)
+        guard let ownTerms else { return found }
+        return try found.filter { candidate in
+            if let known = cache.passesOwnTerms[candidate.id] { return known }
+            var alone = QueryRow.none
+            alone.joined[alias] = .document(candidate)
+            let passes = try evaluator.evaluate(ownTerms, alone).isTruthy
+            cache.passesOwnTerms[candidate.id] = passes
+            return passes
+        }
+    }
+
+    private func unfilteredCandidates(for row: QueryRow, evaluator: QueryEvaluator, cache: inout DocumentCache) throws -> [QueryRow] {
         switch method {
         case .byID(let expression):
             guard case .string(let id) = try evaluator.evaluate(expression, row) else { return [] }
@@ -98,8 +119,12 @@ struct JoinProbe: CustomStringConvertible {
         case .byIndex(let index, let expression):
             let value = try evaluator.evaluate(expression, row)
             if value == .missing || value == .null { return [] }
+            let key = IndexKey.encode([value])
+            if let known = cache.byValue[key] { return known }
             let ids = Set(try index.documentIDs(from: value, to: value, in: core))
-            return try ids.sorted { $0.precedesInByteOrder($1) }.compactMap { try document($0, cache: &cache) }
+            let found = try ids.sorted { $0.precedesInByteOrder($1) }.compactMap { try document($0, cache: &cache) }
+            cache.byValue[key] = found
+            return found
         case .everyDocument:
             if let all = cache.all { return all }
             var all: [QueryRow] = []
