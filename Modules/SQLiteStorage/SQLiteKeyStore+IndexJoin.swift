@@ -21,11 +21,7 @@ extension SQLiteKeyStore {
             defer { statement.reset() }
             SQLiteByteKeyStore.bind(range, statement)
             while try statement.step() {
-                let view = RecordView(key: statement.borrowedBytes(2), body: statement.borrowedBytes(3),
-                                      flags: DocumentFlags(rawValue: UInt32(truncatingIfNeeded: statement.int64(1))),
-                                      sequence: statement.isNull(0) ? 0 : statement.uint64(0),
-                                      expiration: expiration && !statement.isNull(4) ? statement.int64(4) : nil)
-                if try !visitor(view) { return }
+                if try !visitor(Self.lentView(statement, expiration: expiration)) { return }
             }
         }
     }

@@ -166,13 +166,18 @@ package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
                                                    + (options.inKeyOrder ? " ORDER BY key" + (options.descending ? " DESC" : "") : ""))
             defer { statement.finalize() }
             while try statement.step() {
-                let view = RecordView(key: statement.borrowedBytes(2), body: statement.borrowedBytes(3),
-                                      flags: DocumentFlags(rawValue: UInt32(truncatingIfNeeded: statement.int64(1))),
-                                      sequence: statement.isNull(0) ? 0 : statement.uint64(0),
-                                      expiration: expiration && !statement.isNull(4) ? statement.int64(4) : nil)
-                if try !visitor(view) { return }
+                if try !visitor(Self.lentView(statement, expiration: expiration)) { return }
             }
         }
+    }
+
+    /// The record a row of `sequence, flags, key, body[, expiration]` lends (valid until the
+    /// statement steps again).
+    static func lentView(_ statement: SQLiteStatement, expiration: Bool) -> RecordView {
+        RecordView(key: statement.borrowedBytes(2), body: statement.borrowedBytes(3),
+                   flags: DocumentFlags(rawValue: UInt32(truncatingIfNeeded: statement.int64(1))),
+                   sequence: statement.isNull(0) ? 0 : statement.uint64(0),
+                   expiration: expiration && !statement.isNull(4) ? statement.int64(4) : nil)
     }
 
     private func cursor(conditions: [String], order: String, options: RecordEnumerationOptions,

@@ -161,13 +161,7 @@ extension QueryBenchmarks {
         for (engine, database) in engines {
             let times = try Stopwatch.pairedTimes(iterations: options.iterations, ours: {
                 round += 1
-                try database.inBatch {
-                    for (id, json) in hotels {
-                        let document = try MutableDocument(id: id, json: json)
-                        document.setInt(round, forKey: "round")
-                        try database.saveDocument(document)
-                    }
-                }
+                try saveRound(round, of: hotels, in: database)
             }, selfTimedBaseline: {
                 round += 1
                 return try real.timed("save \(hotelsPath) \(round)")
