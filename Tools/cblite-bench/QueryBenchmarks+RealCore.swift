@@ -91,6 +91,13 @@ extension QueryBenchmarks {
                 try real.send("query \(slot) \(workload.json)")
                 for (engine, database) in engines {
                     let query = try database.createQuery(json: workload.json)
+                    // For a profiler: `QUERY_PROFILE_ROW=<start of a label> QUERY_PROFILE_LOOPS=N` runs
+                    // only ours of that row (SQLite), N times.
+                    if let wanted = ProcessInfo.processInfo.environment["QUERY_PROFILE_ROW"], workload.label.hasPrefix(wanted) {
+                        let loops = ProcessInfo.processInfo.environment["QUERY_PROFILE_LOOPS"].flatMap(Int.init) ?? 1_000
+                        for _ in 0..<loops { _ = try query.execute().allResults().count }
+                        throw BenchmarkFailure(description: "profiled \(loops) runs of \(workload.label); no table")
+                    }
                     // `QUERY_EXPLAIN=1`: both plans, to see why a row is slow.
                     if ProcessInfo.processInfo.environment["QUERY_EXPLAIN"] != nil {
                         print("\(workload.label), \(engine):\n  ours: \(try query.explain())\n  real: "

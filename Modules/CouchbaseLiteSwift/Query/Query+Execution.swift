@@ -29,9 +29,12 @@ extension Query {
         guard let database else {
             throw CouchbaseLiteError(.invalidQuery, "the query has no data source: add .from(DataSource.database(db))")
         }
+        if let compiled = state.withLock({ $0.compiled }) { return (compiled, database) }
         if givenJSON == nil, let reason = node.invalidReason { throw CouchbaseLiteError(.invalidQuery, reason) }
         do {
-            return (try CompiledQuery(json: jsonRepresentation, databaseName: database.name), database)
+            let compiled = try CompiledQuery(json: jsonRepresentation, databaseName: database.name)
+            state.withLock { $0.compiled = compiled }
+            return (compiled, database)
         } catch let error as QueryError {
             throw CouchbaseLiteError(error)
         }
