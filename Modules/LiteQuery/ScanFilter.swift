@@ -132,15 +132,9 @@ struct ScanFilter {
         }
     }
 
-    /// False when the document whose root is `root` certainly fails the WHERE. Reads the
-    /// record's lent bytes in place: no document object, no reference counting, no copies.
-    func mayPass(_ root: FleeceLentValue) -> Bool {
-        verdict(root) != .fails
-    }
-
     /// Whether the document whose root is `root` fails the WHERE, certainly passes it (a row
     /// then needs no evaluation of the WHERE), or needs the WHERE to tell. Reads the record's
-    /// lent bytes in place, as ``mayPass(_:)``.
+    /// lent bytes in place: no document object, no reference counting, no copies.
     func verdict(_ root: FleeceLentValue) -> Verdict {
         var decided = coversWhere
         for term in terms {
