@@ -121,8 +121,10 @@ struct JoinProbe: CustomStringConvertible {
             if value == .missing || value == .null { return [] }
             let key = IndexKey.encode([value])
             if let known = cache.byValue[key] { return known }
-            let ids = Set(try index.documentIDs(from: value, to: value, in: core))
-            let found = try ids.sorted { $0.precedesInByteOrder($1) }.compactMap { try document($0, cache: &cache) }
+            // One point of the first expression lists each document once.
+            var ids = try index.documentIDs(from: value, to: value, in: core)
+            if index.expressions.count > 1 { ids.sort { $0.precedesInByteOrder($1) } }
+            let found = try ids.compactMap { try document($0, cache: &cache) }
             cache.byValue[key] = found
             return found
         case .everyDocument:

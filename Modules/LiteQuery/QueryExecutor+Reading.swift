@@ -83,7 +83,8 @@ extension QueryExecutor {
                 rows.sort { $0.id.precedesInByteOrder($1.id) }
                 var unique: [QueryRow] = []
                 unique.reserveCapacity(rows.count)
-                for row in rows where unique.last?.id != row.id { unique.append(row) }
+                // By bytes: Swift's `!=` would call two IDs spelled "é" and "e" + U+0301 one.
+                for row in rows where unique.last.map({ $0.id.byteOrder(row.id) != 0 }) ?? true { unique.append(row) }
                 rows = unique
             }
         }
@@ -92,7 +93,7 @@ extension QueryExecutor {
 
     /// Whether two rows' sort keys tie exactly (MISSING and NULL encode alike but do not).
     private static func sameKeys(_ a: [QueryValue], _ b: [QueryValue]) -> Bool {
-        zip(a, b).allSatisfy { QueryValue.compare($0, $1) == 0 && ($0 == .missing) == ($1 == .missing) && ($0 == .null) == ($1 == .null) }
+        zip(a, b).allSatisfy { QueryValue.compare($0, $1) == 0 }   // MISSING and NULL differ in type rank
     }
 
     /// Whether no value that encodes like `keys` can sort before them: each is a value its

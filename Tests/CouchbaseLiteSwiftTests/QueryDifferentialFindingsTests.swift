@@ -53,6 +53,23 @@ import TestSupport
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func documentIDsAreKeptApartByTheirBytes(engine: StorageEngineKind) throws {
+        // Two documents whose IDs Swift's `==` equates ("é", "e" + U+0301) are two rows through
+        // an index with several ranges and through a join by index.
+        try withDatabase(engine) { database, _ throws in
+            for id in ["\u{e9}", "e\u{301}"] { try database.saveDocument(MutableDocument(id: id, data: ["v": 1, "w": 1])) }
+            try database.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.property("v")), withName: "byV")
+            let viaRanges = try database.createQuery(json: #"{"WHAT":[["._id"]],"WHERE":["IN",[".v"],["[]",1,1.0,2]]}"#)
+            #expect(try viaRanges.explain().contains("byV"))
+            #expect(try viaRanges.execute().allResults().count == 2)
+            let joined = try database.createQuery(json: #"{"WHAT":[[".l._id"],[".r._id"]],"FROM":[{"AS":"l"},"#
+                + #"{"AS":"r","ON":["=",[".r.v"],[".l.w"]]}]}"#)
+            #expect(try joined.explain().contains("through index"))
+            #expect(try joined.execute().allResults().count == 4)
+        }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func nullIfIsNullOnlyWhenTheTwoAreEqual(engine: StorageEngineKind) throws {
         // N1QL: NULLIF(a, b) is NULL when `a = b` is true, else a; MISSING = MISSING is MISSING,
         // so NULLIF(missing, missing) is MISSING. 2.8 answers null there and whenever both are
