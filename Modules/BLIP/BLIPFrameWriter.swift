@@ -80,10 +80,8 @@ package struct BLIPFrameWriter: Sendable {
             let piece: Range<Int>
             do {
                 piece = try message.nextSegment()
-            } catch let error as BLIPError {
-                throw error
             } catch {
-                throw BLIPError.invalidMessage("reading the body of message #\(message.number) failed: \(error)")
+                throw error as? BLIPError ?? .invalidMessage("reading the body of message #\(message.number) failed: \(error)")
             }
             if piece.isEmpty { break }
             // Read after nextSegment: a body source replaces the payload with its next piece.

@@ -199,10 +199,8 @@ public final class Blob: @unchecked Sendable, Equatable, Hashable {
                     key = try store.write(contentsOf: url)
                     length = try UInt64(store.size(of: key))
                 }
-            } catch let error as CouchbaseLiteError {
-                throw error
             } catch {
-                throw CouchbaseLiteError(.ioError, "cannot store blob content", underlying: error)
+                throw CouchbaseLiteError(error, context: "cannot store blob content", fallback: .ioError)
             }
             state.digest = key.string
             state.length = length

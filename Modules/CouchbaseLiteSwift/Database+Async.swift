@@ -18,10 +18,6 @@ extension Database {
     /// - Throws: what `block` throws (unchanged), or `CouchbaseLiteError` when the database
     ///   cannot write.
     public func write<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await core.write { _ in try block(self) }
-        } catch let error as DatabaseError {
-            throw CouchbaseLiteError(error)
-        }
+        try await CouchbaseLiteError.convertingModuleErrors { try await core.write { _ in try block(self) } }
     }
 }

@@ -13,14 +13,8 @@ extension Database {
             log.log(.info, .database, "Converting database \"\(bundle.name)\" from \(current.name) to \(target.name)")
             try InPlaceConversion.convert(bundlePath: bundle.path, to: target, registry: engines)
             log.log(.info, .database, "Converted database \"\(bundle.name)\" from \(current.name) to \(target.name)")
-        } catch let error as DatabaseToolsError {
-            let code: DatabaseError.Code = switch error.code {
-            case .verificationFailed: .corruptData
-            case .busy: .busy
-            default: .cantOpenFile
-            }
-            throw DatabaseError(code, "converting database \"\(bundle.name)\" to \(engineName ?? "?"): \(error.message)",
-                                underlying: error)
+        } catch {
+            throw DatabaseError(error, context: "converting database \"\(bundle.name)\" to \(engineName ?? "?")")
         }
     }
 }

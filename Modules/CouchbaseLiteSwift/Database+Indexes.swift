@@ -40,14 +40,11 @@ extension Database {
             default:
                 throw CouchbaseLiteError(.invalidParameter, "\(type(of: index)) is not an index this database can create")
             }
-        } catch let error as QueryError {
-            throw CouchbaseLiteError(.invalidParameter, "cannot create index \"\(name)\": \(error)", underlying: error)
-        } catch let error as TextAnalysisError {
-            throw CouchbaseLiteError(.invalidParameter, "cannot create index \"\(name)\": \(error)", underlying: error)
-        } catch let error as DatabaseError {
-            throw CouchbaseLiteError(error)
-        } catch let error as StorageError {
-            throw CouchbaseLiteError(.unexpectedError, "cannot create index \"\(name)\"", underlying: error)
+        } catch {
+            let converted = CouchbaseLiteError(error, context: "cannot create index \"\(name)\"")
+            // A definition the query or text layer refuses is a bad argument to this call.
+            guard converted.code == .invalidQuery || converted.code == .invalidParameter else { throw converted }
+            throw CouchbaseLiteError(.invalidParameter, "cannot create index \"\(name)\": \(converted.message)", underlying: error)
         }
     }
 

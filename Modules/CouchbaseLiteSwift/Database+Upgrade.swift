@@ -47,9 +47,8 @@ extension Database {
             default:
                 if let refusal = format.refusal(path: bundle.path) { throw refusal }
             }
-        } catch let error as UpgraderError {
-            throw CouchbaseLiteError(CouchbaseLiteError.Code(rawValue: error.code.liteCoreCode), error.message,
-                                     underlying: error.underlying ?? error)
+        } catch {
+            throw CouchbaseLiteError(error)
         }
     }
 

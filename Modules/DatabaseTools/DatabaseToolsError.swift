@@ -1,5 +1,6 @@
 import LiteDatabase
 import LiteStorage
+import LiteSupport
 /// The error every database tool throws: a code to match on, a one-line message naming the
 /// database, document or file and the problem, and the cause when there is one.
 package struct DatabaseToolsError: Error, Sendable, CustomStringConvertible {
@@ -54,19 +55,24 @@ package struct DatabaseToolsError: Error, Sendable, CustomStringConvertible {
                                     _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DatabaseToolsError {
-            throw error
-        } catch let error as DatabaseError {
-            // For a storage failure the context says in the user's words what failed; the
-            // core's own context ("saving document …") would say it again.
-            throw DatabaseToolsError(code, context(), underlying: (error.underlying as? StorageError) ?? error)
         } catch {
-            throw DatabaseToolsError(code, context(), underlying: error)
+            throw DatabaseToolsError(error, code: code, context: context())
         }
     }
 }
 
-extension DatabaseToolsError: ChainedError {
+extension DatabaseToolsError {
+    /// Any error as a tools error: one already is; any other becomes `code` with `context`
+    /// saying in the user's words what failed. A database failure gives its storage cause, since
+    /// the core's own context ("saving document …") would say it again.
+    package init(_ error: any Error, code: Code, context: String) {
+        if let error = error as? DatabaseToolsError {
+            self = error
+        } else {
+            self.init(code, context, underlying: ((error as? DatabaseError)?.underlying as? StorageError) ?? error)
+        }
+    }
+
     /// The error that caused this one.
     package var cause: (any Error)? { underlying }
 }

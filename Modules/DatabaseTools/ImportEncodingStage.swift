@@ -66,10 +66,8 @@ final class ImportEncodingStage: @unchecked Sendable {
         var readerError: DatabaseToolsError?
         do {
             reader = try ImportReader(path: path)
-        } catch let error as DatabaseToolsError {
-            readerError = error
         } catch {
-            readerError = DatabaseToolsError(.ioFailure, "cannot read \(path)", underlying: error)
+            readerError = DatabaseToolsError(error, code: .ioFailure, context: "cannot read \(path)")
         }
         let encoder = FleeceEncoder(sharedKeys: sharedKeys)
         while true {
@@ -107,10 +105,8 @@ final class ImportEncodingStage: @unchecked Sendable {
                         guard let item = try reader?.next() else { chunk.atEnd = true; break }
                         chunk.documents.append(try Self.encode(item, idKey: idKey, sharedKeys: sharedKeys, encoder: encoder))
                     }
-                } catch let error as DatabaseToolsError {
-                    chunk.error = error
                 } catch {
-                    chunk.error = DatabaseToolsError(.ioFailure, "cannot read \(path)", underlying: error)
+                    chunk.error = DatabaseToolsError(error, code: .ioFailure, context: "cannot read \(path)")
                 }
             }
 
@@ -140,10 +136,8 @@ final class ImportEncodingStage: @unchecked Sendable {
             for _ in 0..<consumed { _ = try again.next() }
             reader = again
             return .success(count)
-        } catch let error as DatabaseToolsError {
-            return .failure(error)
         } catch {
-            return .failure(DatabaseToolsError(.ioFailure, "cannot read \(path)", underlying: error))
+            return .failure(DatabaseToolsError(error, code: .ioFailure, context: "cannot read \(path)"))
         }
     }
 

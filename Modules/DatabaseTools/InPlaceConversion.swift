@@ -78,9 +78,7 @@ package enum InPlaceConversion {
         let building = target.dataFilePath(inBundle: bundlePath) + buildingSuffix
         do {
             try run(bundlePath: bundlePath, source: source, target: target, building: building, fault: fault)
-        } catch let error as InjectedFault {
-            throw error
-        } catch {
+        } catch where !(error is InjectedFault) {
             do {
                 try recoverHoldingLock(bundlePath: bundlePath, registry: registry)
             } catch let cleanup {
@@ -123,13 +121,10 @@ package enum InPlaceConversion {
                 }
             }
             try copy.close()
-        } catch let error as DatabaseToolsError {
-            try? copy.close()   // allowed: the copy is abandoned; the error being thrown is the one to report
-            if let fault = error.underlying as? InjectedFault { throw fault }
-            throw error
         } catch {
-            try? copy.close()   // allowed: as above
-            throw error
+            try? copy.close()   // allowed: the copy is abandoned; the error being thrown is the one to report
+            // A simulated crash inside the copier comes back wrapped; the test wants it as thrown.
+            throw ((error as? DatabaseToolsError)?.underlying as? InjectedFault) ?? error
         }
         try fault(.built)
         let location = try DatabaseLocation(path: bundlePath)

@@ -47,8 +47,8 @@ extension DatabaseCore {
                 let first: (id: RevisionID, flags: RevisionFlags, body: UnsafeRawBufferPointer?)?
                 do {
                     first = try RevisionTreeCodec.currentRevision(in: record.body)
-                } catch let error as DatabaseError {
-                    throw DatabaseError(error.code, "document \"\(id)\": \(error.message)", underlying: error.underlying)
+                } catch {
+                    throw DatabaseError(error, context: "document \"\(id)\"")
                 }
                 guard let current = first else { return }
                 let revision = CurrentRevision(documentID: id, sequence: record.sequence, flags: record.flags,

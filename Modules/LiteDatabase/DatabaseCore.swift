@@ -157,10 +157,8 @@ package final class DatabaseCore: Sendable {
                 try file.keyStore(StoreNames.info)
             }
             let table = try SharedKeysRegistry.shared.table(forPath: path) {
-                do {
-                    return try PersistedSharedKeys(info: file.keyStore(StoreNames.info))
-                } catch let error as StorageError {
-                    throw DatabaseError(storage: error, context: "reading the shared-key table of \"\(bundle.name)\"")
+                try DatabaseError.mapping("reading the shared-key table of \"\(bundle.name)\"") {
+                    try PersistedSharedKeys(info: file.keyStore(StoreNames.info))
                 }
             }
             persistedKeys = table

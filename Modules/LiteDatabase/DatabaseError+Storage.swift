@@ -1,25 +1,11 @@
 import LiteStorage
+import LiteSupport
 
 extension DatabaseError {
-    /// Maps a storage engine's error to the 2.x error numbers, keeping it as the cause.
+    /// Carries a storage engine's error over with its 2.x number, saying what was being done and
+    /// keeping it as the cause.
     package init(storage error: StorageError, context: String) {
-        let code: Code = switch error.code {
-        case .notFound: .notFound
-        case .conflict: .conflict
-        case .notADatabase: .notADatabaseFile
-        case .corrupt: .corruptData
-        case .databaseTooOld: .databaseTooOld
-        case .databaseTooNew: .databaseTooNew
-        case .notInTransaction: .notInTransaction
-        case .readOnly: .notWriteable
-        case .closed: .notOpen
-        case .busy: .busy
-        case .invalidParameter: .invalidParameter
-        case .unsupported: .unsupported
-        case .ioFailure: .ioError
-        default: .unexpectedError
-        }
-        self.init(code, "\(context): \(error.message)", underlying: error)
+        self.init(error.code, "\(context): \(error.message)", underlying: error)
     }
 
     /// Runs `body`, turning storage errors into database errors that say what was being done.

@@ -36,8 +36,8 @@ package struct StoredDocument: Sendable {
         expiration = record.expiration
         do {
             tree = try RevisionTree(encoded: record.body, recordSequence: record.sequence)
-        } catch let error as DatabaseError {
-            throw DatabaseError(error.code, "document \"\(record.key)\": \(error.message)", underlying: error.underlying)
+        } catch {
+            throw DatabaseError(error, context: "document \"\(record.key)\"")
         }
         // The synced flag is the lazy form of "remote #1 has the current revision" (a push
         // sets the flag instead of rewriting the document): make it explicit in the tree, so a

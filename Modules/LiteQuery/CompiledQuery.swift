@@ -69,7 +69,7 @@ package struct CompiledQuery: Sendable {
         var compiler = QueryCompiler(databaseName: databaseName)
         do {
             self = try compiler.compile(document.root)
-        } catch let error as FleeceError {
+        } catch where error is FleeceError {
             // A malformed property path (`".."`) fails in Fleece's path parser; callers are
             // promised a QueryError (found by the query fuzzer).
             throw QueryError("the query has an invalid property path: \(error)")

@@ -68,7 +68,7 @@ package enum LiteCoreIndexAdoption {
                     let index = try ValueIndex.create(name: original.name, definition: expression, in: core)
                     try core.dataFile.byteKeyStore(index.storeName).put(adoptedKey, Array((original.sql ?? "").utf8))
                     adopted.append(original.name)
-                } catch let error as QueryError {
+                } catch where error is QueryError {
                     // Not one our query syntax understands: it stays LiteCore's alone (still listed).
                     DatabaseLog.warning("Couchbase Lite's index \"\(original.name)\" in \(core.bundle.path) is not adopted: \(error)")
                     forget(storeName, in: core)

@@ -92,7 +92,7 @@ package enum QueryExecutor {
                 if query.usesMatchOffsets {
                     evaluator.fullTextOffsets[name] = QueryValue.matchOffsets(of: hits, properties: index.definition.properties)
                 }
-            } catch let error as TextAnalysisError {
+            } catch where error is TextAnalysisError {
                 throw QueryError("full-text search \"\(text)\": \(error)", at: "WHERE")
             }
         }

@@ -43,14 +43,16 @@ package actor CheckpointKeeper {
         let local = reset ? nil : try store.localCheckpoint(id: id)
         var remote: ReplicationCheckpoint?
         var remoteRevision = ""
-        do {
-            let reply = try await connection.sendRequest(BLIPMessage(properties: ["Profile": "getCheckpoint", "client": id]))
+        let reply = try await ReplicationError.translatingBLIP("reading checkpoint \(id) from the peer") { () -> BLIPMessage? in
+            do {
+                return try await connection.sendRequest(BLIPMessage(properties: ["Profile": "getCheckpoint", "client": id]))
+            } catch BLIPError.remote(_, 404, _) {
+                return nil
+            }
+        }
+        if let reply {
             remote = ReplicationCheckpoint(json: reply.body)
             remoteRevision = reply.properties["rev"] ?? ""
-        } catch BLIPError.remote(_, 404, _) {
-            remote = nil
-        } catch let error as BLIPError {
-            throw ReplicationError(blip: error, context: "reading checkpoint \(id) from the peer")
         }
         var start = ReplicationCheckpoint()
         if let local, let remote {

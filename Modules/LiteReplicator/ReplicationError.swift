@@ -1,5 +1,6 @@
 import BLIP
 import LiteStorage
+import LiteSupport
 
 /// An error of a replication: what the peer answered, what the network did, or what our own
 /// database refused. `domain` and `code` follow Couchbase Lite 2.x: "HTTP" codes (401, 404, 409,
@@ -69,7 +70,50 @@ package struct ReplicationError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension ReplicationError: ChainedError {
+extension ReplicationError {
+    /// Runs `body`, turning a BLIP failure (a peer's error reply, a closed connection) into a
+    /// replication error that says what was being done; other errors pass unchanged.
+    package static func translatingBLIP<T>(_ context: @autoclosure () -> String,
+                                          _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as BLIPError {
+            throw ReplicationError(blip: error, context: context())
+        }
+    }
+
+    /// Any error as a replication error: one already is; a BLIP failure is translated; any other
+    /// becomes a database failure with its 2.x number (10 when it has none), after `context`.
+    package init(_ error: any Error, context: String) {
+        if let error = error as? ReplicationError {
+            self = error
+        } else if let error = error as? BLIPError {
+            self.init(blip: error, context: context)
+        } else {
+            let code = (error as? any CodedError)?.errorCode.rawValue ?? CBLErrorCode.unexpectedError.rawValue
+            self.init(.database, code, context, underlying: error)
+        }
+    }
+
+    /// The answer to a peer's request that failed with this error: an HTTP status stays one,
+    /// anything else is a BLIP error.
+    package var replyDomain: String { domain == .http ? "HTTP" : "BLIP" }
+}
+
+extension ReplicationError: CodedError {
+    /// The 2.x number: HTTP statuses from 10000, WebSocket close codes from 11000 (11000 + code
+    /// − 1000), network failures from 5000; a BLIP conflict is HTTP 409, another BLIP error a
+    /// remote error; a database error keeps its number.
+    package var errorCode: CBLErrorCode {
+        switch domain {
+        case .http: CBLErrorCode(rawValue: CBLErrorCode.httpBase.rawValue + code)
+        case .webSocket: CBLErrorCode(rawValue: CBLErrorCode.webSocketBase.rawValue + code - 1000)
+        case .network: CBLErrorCode(rawValue: CBLErrorCode.networkBase.rawValue + code)
+        case .blip: code == 409 ? CBLErrorCode(rawValue: CBLErrorCode.httpBase.rawValue + 409) : .remoteError
+        case .database: CBLErrorCode(rawValue: code)
+        }
+    }
+
     /// The cause, unless it is the BLIP error whose words the message already states (every
     /// ``init(blip:context:)`` puts the peer's answer or the close into the message).
     package var cause: (any Error)? { underlying is BLIPError ? nil : underlying }

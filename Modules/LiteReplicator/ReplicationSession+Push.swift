@@ -308,18 +308,12 @@ extension ReplicationSession {
 
     /// Sends a request and maps BLIP failures to replication errors.
     func sendRequest(_ message: BLIPMessage, context: String) async throws -> BLIPMessage {
-        do {
-            return try await connection.sendRequest(message)
-        } catch let error as BLIPError {
-            throw ReplicationError(blip: error, context: context)
-        }
+        try await ReplicationError.translatingBLIP(context) { try await connection.sendRequest(message) }
     }
 
     func sendNoReply(_ message: BLIPMessage) async throws {
-        do {
+        try await ReplicationError.translatingBLIP("sending \(message.profile ?? "a message")") {
             try await connection.sendNoReply(message)
-        } catch let error as BLIPError {
-            throw ReplicationError(blip: error, context: "sending \(message.profile ?? "a message")")
         }
     }
 }

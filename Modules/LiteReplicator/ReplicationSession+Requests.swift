@@ -35,12 +35,19 @@ extension ReplicationSession {
             default:
                 await request.respondError(domain: "BLIP", code: 404, message: "no handler for profile \"\(profile)\"")
             }
-        } catch let error as ReplicationError {
-            await request.respondError(domain: error.domain == .http ? "HTTP" : "BLIP", code: error.code,
-                                       message: error.message)
         } catch {
-            await request.respondError(domain: "HTTP", code: 500, message: "\(error)")
+            await respondError(to: request, for: error)
         }
+    }
+
+    /// Answers a request that failed: a replication error with its own status and message,
+    /// anything else as HTTP 500.
+    func respondError(to request: BLIPIncomingRequest, for error: any Error) async {
+        guard let error = error as? ReplicationError else {
+            await request.respondError(domain: "HTTP", code: 500, message: "\(error)")
+            return
+        }
+        await request.respondError(domain: error.replyDomain, code: error.code, message: error.message)
     }
 
     /// Why a request of `profile` is refused here (nil: it is served). A request for a
@@ -132,10 +139,9 @@ extension ReplicationSession {
                 try await push(mode: .changes(activeOnly: activeOnly), since: since, continuous: continuous,
                                batchSize: max(1, min(batch, 1000)), documentIDs: documentIDs)
             } catch is CancellationError {
-            } catch let error as ReplicationError {
-                if error.domain != .webSocket { await fail(error) }
             } catch {
-                await fail(ReplicationError(.database, 10, "pushing changes to the peer failed", underlying: error))
+                let failure = ReplicationError(error, context: "pushing changes to the peer failed")
+                if failure.domain != .webSocket { await fail(failure) }
             }
         }
     }
@@ -447,10 +453,9 @@ extension ReplicationSession {
         let sink = IncomingBlob(writer: try database.makeBlobWriter(), key: key, expectedLength: length,
                                 maximumLength: limits.maxBlobSize)
         do {
-            _ = try await connection.sendRequest(BLIPMessage(properties: properties), replyBody: { try sink.append($0) })
-        } catch let error as BLIPError {
-            sink.abort()
-            throw ReplicationError(blip: error, context: "fetching blob \(key.string) of \"\(documentID)\"")
+            _ = try await ReplicationError.translatingBLIP("fetching blob \(key.string) of \"\(documentID)\"") {
+                try await connection.sendRequest(BLIPMessage(properties: properties), replyBody: { try sink.append($0) })
+            }
         } catch {
             sink.abort()
             throw error
@@ -466,10 +471,8 @@ extension ReplicationSession {
             let reader = try database.blobReader(digest: digest)
             await request.respond(bodySource: BlobBodySource(reader: reader),
                                   compressed: Self.flag(request.message.properties["compress"]))
-        } catch let error as ReplicationError {
-            await request.respondError(domain: "HTTP", code: error.code, message: error.message)
         } catch {
-            await request.respondError(domain: "HTTP", code: 500, message: "\(error)")
+            await respondError(to: request, for: error)
         }
     }
 

@@ -98,9 +98,7 @@ final class RevisionInserter: Sendable {
                     do {
                         return .success(try ReplicationDatabase.insert(item.revision, into: core, remoteID: remoteID,
                                                                        allowConflict: item.allowConflict, filter: filter))
-                    } catch let error as ReplicationError {
-                        return .failure(error)
-                    } catch let error as DatabaseError where Self.isRefusal(error) {
+                    } catch where Self.isRefusal(error) {
                         return .failure(error)
                     }
                 }
@@ -111,8 +109,11 @@ final class RevisionInserter: Sendable {
         }
     }
 
-    /// Errors about one revision's content, which leave the transaction usable.
-    static func isRefusal(_ error: DatabaseError) -> Bool {
-        [.badRevisionID, .conflict, .invalidParameter, .corruptRevisionData, .badDocID, .notFound].contains(error.code)
+    /// Errors about one revision's content, which leave the transaction usable: the
+    /// replicator's own refusals and the database's verdicts on the revision.
+    static func isRefusal(_ error: any Error) -> Bool {
+        if error is ReplicationError { return true }
+        guard let error = error as? DatabaseError else { return false }
+        return [.badRevisionID, .conflict, .invalidParameter, .corruptRevisionData, .badDocID, .notFound].contains(error.code)
     }
 }

@@ -12,7 +12,7 @@ extension DataFile {
             do {
                 indexes.append(try JSONDecoder().decode(ForeignIndex.self, from: Data(entry.value)))
             } catch {
-                throw StorageError(.corrupt, "\"\(path)\": the carried definition of index "
+                throw StorageError(.corruptData, "\"\(path)\": the carried definition of index "
                                    + "\"\(String(decoding: entry.key, as: UTF8.self))\" cannot be read")
             }
         }

@@ -1,3 +1,5 @@
+import LiteSupport
+
 /// The cause of a failure reported by a C library, as the library worded it.
 package struct EngineMessage: Error, Sendable, CustomStringConvertible {
     /// The library's numeric result code, when it has one.

@@ -5,7 +5,7 @@ import Glibc
 /// "cannot delete …: <reason>" (FoundationEssentials has no `localizedDescription`).
 ///
 /// ```swift
-/// catch { throw StorageError(.ioFailure, "cannot delete \(path): \(fileErrorDescription(error))") }
+/// catch { throw StorageError(.ioError, "cannot delete \(path): \(fileErrorDescription(error))") }
 /// ```
 package func fileErrorDescription(_ error: any Error) -> String {
     if let cocoa = error as? CocoaError {

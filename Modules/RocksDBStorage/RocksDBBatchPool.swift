@@ -30,7 +30,7 @@ enum RocksDBBatchPool {
             return batch.pointer
         }
         guard let batch = rocksdb_writebatch_create() else {
-            throw StorageError(.engineFailure, "RocksDB: cannot allocate a write batch")
+            throw StorageError(.unexpectedError, "RocksDB: cannot allocate a write batch")
         }
         return batch
     }

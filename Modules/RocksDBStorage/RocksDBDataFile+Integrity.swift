@@ -11,8 +11,8 @@ extension RocksDBDataFile {
         iterator.seekFirst()
         do {
             while try iterator.isValid() { iterator.next() }
-        } catch let error as StorageError {
-            return ["RocksDB: \(error.message)"]
+        } catch where error is StorageError {
+            return ["RocksDB: \(error)"]
         }
         return []
     }

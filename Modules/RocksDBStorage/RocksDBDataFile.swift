@@ -58,7 +58,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
 
     func checkOpen() throws {
         if closed.load(ordering: .acquiring) {
-            throw StorageError(.closed, "RocksDB database \"\(path)\" is closed")
+            throw StorageError(.notOpen, "RocksDB database \"\(path)\" is closed")
         }
     }
 
@@ -74,7 +74,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     func batch() throws -> RocksDBPendingWrites {
         try checkOpen()
         guard !isReadOnly else {
-            throw StorageError(.readOnly, "RocksDB database \"\(path)\" was opened read-only")
+            throw StorageError(.notWriteable, "RocksDB database \"\(path)\" was opened read-only")
         }
         guard scopes.isWriting, let transaction else {
             throw StorageError(.notInTransaction, "RocksDB database \"\(path)\": writes must happen "
@@ -118,7 +118,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     package func write<T>(_ body: () throws -> T) throws -> T {
         try checkOpen()
         guard !isReadOnly else {
-            throw StorageError(.readOnly, "RocksDB database \"\(path)\" was opened read-only")
+            throw StorageError(.notWriteable, "RocksDB database \"\(path)\" was opened read-only")
         }
         if scopes.isWriting {
             _ = scopes.enterWrite()
@@ -245,7 +245,7 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     package func compact() throws {
         try checkOpen()
         guard !isReadOnly else {
-            throw StorageError(.readOnly, "RocksDB database \"\(path)\" was opened read-only")
+            throw StorageError(.notWriteable, "RocksDB database \"\(path)\" was opened read-only")
         }
         rocksdb_compact_range(handle.db, nil, 0, nil, 0)
     }

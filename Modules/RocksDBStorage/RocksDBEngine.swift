@@ -38,7 +38,7 @@ package struct RocksDBEngine: StorageEngine {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
-            throw StorageError(.ioFailure, "cannot delete \"\(path)\": \(fileErrorDescription(error))")
+            throw StorageError(.ioError, "cannot delete \"\(path)\": \(fileErrorDescription(error))")
         }
     }
 
@@ -46,17 +46,17 @@ package struct RocksDBEngine: StorageEngine {
     private static func checkFolder(_ path: String) throws {
         let current = path + "/CURRENT"
         guard let data = FileManager.default.contents(atPath: current) else {
-            throw StorageError(.notADatabase, "\"\(path)\" is not a RocksDB database (no CURRENT file)")
+            throw StorageError(.notADatabaseFile, "\"\(path)\" is not a RocksDB database (no CURRENT file)")
         }
         let text = String(decoding: data, as: UTF8.self)
         guard text.hasPrefix("MANIFEST-"), text.hasSuffix("\n") else {
-            throw StorageError(.corrupt, "RocksDB database \"\(path)\" is damaged: its CURRENT file does not "
+            throw StorageError(.corruptData, "RocksDB database \"\(path)\" is damaged: its CURRENT file does not "
                                + "name a manifest; restore it from a backup")
         }
         let manifest = path + "/" + text.dropLast()
         let size = fileSize(atPath: manifest)
         guard let size, size > 0 else {
-            throw StorageError(.corrupt, "RocksDB database \"\(path)\" is damaged: its manifest "
+            throw StorageError(.corruptData, "RocksDB database \"\(path)\" is damaged: its manifest "
                                + "\(text.dropLast()) is missing or empty; restore it from a backup")
         }
     }
@@ -73,7 +73,7 @@ package struct RocksDBEngine: StorageEngine {
         var creating = false
         if exists && !isFolder {
             let hint = Self.isSQLiteFile(path) ? " (it is a SQLite database: open it with the SQLite engine)" : ""
-            throw StorageError(.notADatabase, "\"\(path)\" is a file, not a RocksDB database folder\(hint)")
+            throw StorageError(.notADatabaseFile, "\"\(path)\" is a file, not a RocksDB database folder\(hint)")
         }
         if !exists {
             guard options.create, !options.readOnly else {
@@ -82,12 +82,12 @@ package struct RocksDBEngine: StorageEngine {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             } catch {
-                throw StorageError(.ioFailure, "cannot create folder \"\(path)\": \(fileErrorDescription(error))")
+                throw StorageError(.ioError, "cannot create folder \"\(path)\": \(fileErrorDescription(error))")
             }
             creating = true
         } else if (try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty == true {  // allowed: an unreadable folder is not taken as empty; it goes on to the open, which reports
             guard options.create, !options.readOnly else {
-                throw StorageError(.notADatabase, "\"\(path)\" is an empty folder, not a RocksDB database")
+                throw StorageError(.notADatabaseFile, "\"\(path)\" is an empty folder, not a RocksDB database")
             }
             creating = true
         } else {
@@ -133,7 +133,7 @@ package struct RocksDBEngine: StorageEngine {
             try file.write { file.put(RocksDBLayout.formatKey, RocksDBLayout.formatMarker, in: try file.batch()) }
             return
         }
-        throw StorageError(.notADatabase, "\"\(file.path)\" is a RocksDB database but not a Couchbase Lite one "
+        throw StorageError(.notADatabaseFile, "\"\(file.path)\" is a RocksDB database but not a Couchbase Lite one "
                            + "(no format marker \"\(String(decoding: RocksDBLayout.formatMarker, as: UTF8.self))\")")
     }
 
@@ -150,7 +150,7 @@ package struct RocksDBEngine: StorageEngine {
         try loadLibrary()
         guard let options = rocksdb_options_create(),
               let tableOptions = rocksdb_block_based_options_create() else {
-            throw StorageError(.engineFailure, "RocksDB database \"\(path)\": cannot allocate options")
+            throw StorageError(.unexpectedError, "RocksDB database \"\(path)\": cannot allocate options")
         }
         rocksdb_options_set_create_if_missing(options, create ? 1 : 0)
         // Bloom filters make the existence check of an insert-only write cheap.
@@ -182,7 +182,7 @@ package struct RocksDBEngine: StorageEngine {
         guard let db else {
             rocksdb_options_destroy(options)
             rocksdb_block_based_options_destroy(tableOptions)
-            throw StorageError(.engineFailure, "RocksDB database \"\(path)\": open returned no handle")
+            throw StorageError(.unexpectedError, "RocksDB database \"\(path)\": open returned no handle")
         }
         return RocksDBHandle(db: db, path: path, readOnly: readOnly, options: options, tableOptions: tableOptions)
     }
@@ -193,7 +193,7 @@ package struct RocksDBEngine: StorageEngine {
         var message: UnsafeMutablePointer<CChar>?
         guard cbl_rocksdb_load(&message) == 0 else { return }
         defer { free(message) }
-        throw StorageError(.engineFailure, message.map { String(cString: $0) } ?? "cannot load the RocksDB library")
+        throw StorageError(.unexpectedError, message.map { String(cString: $0) } ?? "cannot load the RocksDB library")
     }
 
     /// Whether `path` starts with SQLite's magic header (to name it in an error message).

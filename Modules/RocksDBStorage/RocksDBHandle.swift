@@ -79,7 +79,7 @@ final class RocksDBHandle: @unchecked Sendable {
     static func storageError(_ text: String, path: String, doing action: String) -> StorageError {
         let cause = EngineMessage(text)
         if text.hasPrefix("Corruption") {
-            return StorageError(.corrupt, "RocksDB database \"\(path)\" is damaged (while \(action)); "
+            return StorageError(.corruptData, "RocksDB database \"\(path)\" is damaged (while \(action)); "
                                 + "restore it from a backup", underlying: cause)
         }
         if text.contains("lock") || text.contains("LOCK") {
@@ -87,10 +87,10 @@ final class RocksDBHandle: @unchecked Sendable {
                                 + "\(action)); close it there first", underlying: cause)
         }
         if text.hasPrefix("IO error") {
-            return StorageError(.ioFailure, "RocksDB database \"\(path)\": cannot read or write its files "
+            return StorageError(.ioError, "RocksDB database \"\(path)\": cannot read or write its files "
                                 + "(while \(action)); check permissions and free space", underlying: cause)
         }
-        return StorageError(.engineFailure, "RocksDB database \"\(path)\": \(text) (while \(action))",
+        return StorageError(.unexpectedError, "RocksDB database \"\(path)\": \(text) (while \(action))",
                             underlying: cause)
     }
 
@@ -128,7 +128,7 @@ final class RocksDBHandle: @unchecked Sendable {
     /// An iterator over keys in `lower ..< upper` as `view` sees it.
     func iterator(view: RocksDBView, lower: [UInt8], upper: [UInt8]?) throws -> RocksDBIterator {
         guard pin() else {
-            throw StorageError(.closed, "RocksDB database \"\(path)\" is closed")
+            throw StorageError(.notOpen, "RocksDB database \"\(path)\" is closed")
         }
         let iterator = rocksdb_create_iterator(db, view.readOptions(default: readOptions))
         var overlay: [(key: [UInt8], value: [UInt8]?)] = []

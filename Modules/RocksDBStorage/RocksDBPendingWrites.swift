@@ -53,7 +53,7 @@ final class RocksDBPendingWrites {
         guard writes.count <= Int(UInt32.max),
               writes.allSatisfy({ $0.key.bytes.count <= Int(UInt32.max) && ($0.value?.count ?? 0) <= Int(UInt32.max) })
         else {
-            throw StorageError(.engineFailure, "RocksDB database \"\(path)\": a transaction or value over 4 GB cannot be written")
+            throw StorageError(.unexpectedError, "RocksDB database \"\(path)\": a transaction or value over 4 GB cannot be written")
         }
         rocksdb_writebatch_clear(batch)
         for (key, value) in writes {

@@ -62,6 +62,6 @@ enum RocksDBRecordCodec {
     }
 
     static func damaged(_ path: String) -> StorageError {
-        StorageError(.corrupt, "RocksDB database \"\(path)\" holds a damaged record; restore it from a backup")
+        StorageError(.corruptData, "RocksDB database \"\(path)\" holds a damaged record; restore it from a backup")
     }
 }

@@ -9,7 +9,7 @@ final class RocksDBSnapshot: @unchecked Sendable {
 
     init(handle: RocksDBHandle) throws {
         guard handle.pin() else {
-            throw StorageError(.closed, "RocksDB database \"\(handle.path)\" is closed")
+            throw StorageError(.notOpen, "RocksDB database \"\(handle.path)\" is closed")
         }
         self.handle = handle
         snapshot = rocksdb_create_snapshot(handle.db)

@@ -112,23 +112,23 @@ final class SQLiteConnection: @unchecked Sendable {
         let cause = EngineMessage(code: code, text, library: "SQLite")
         switch code & 0xFF {
         case SQLITE_NOTADB:
-            return StorageError(.notADatabase, "\"\(path)\" is not a SQLite database (while \(action))",
+            return StorageError(.notADatabaseFile, "\"\(path)\" is not a SQLite database (while \(action))",
                                 underlying: cause)
         case SQLITE_CORRUPT:
-            return StorageError(.corrupt, "SQLite database \"\(path)\" is damaged (while \(action)); "
+            return StorageError(.corruptData, "SQLite database \"\(path)\" is damaged (while \(action)); "
                                 + "restore it from a backup", underlying: cause)
         case SQLITE_BUSY, SQLITE_LOCKED:
             return StorageError(.busy, "SQLite database \"\(path)\" is locked by another connection or "
                                 + "process (while \(action)); retry later", underlying: cause)
         case SQLITE_READONLY:
-            return StorageError(.readOnly, "SQLite database \"\(path)\" is read-only (while \(action))",
+            return StorageError(.notWriteable, "SQLite database \"\(path)\" is read-only (while \(action))",
                                 underlying: cause)
         case SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_FULL, SQLITE_PERM:
-            return StorageError(.ioFailure, "SQLite database \"\(path)\": cannot read or write the file "
+            return StorageError(.ioError, "SQLite database \"\(path)\": cannot read or write the file "
                                 + "(while \(action)); check it exists, its permissions and free space",
                                 underlying: cause)
         default:
-            return StorageError(.engineFailure, "SQLite database \"\(path)\": \(text) (while \(action))",
+            return StorageError(.unexpectedError, "SQLite database \"\(path)\": \(text) (while \(action))",
                                 underlying: cause)
         }
     }

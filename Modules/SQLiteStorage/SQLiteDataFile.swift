@@ -86,7 +86,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
 
     func checkOpen() throws {
         if closed.load(ordering: .acquiring) {
-            throw StorageError(.closed, "SQLite database \"\(path)\" is closed")
+            throw StorageError(.notOpen, "SQLite database \"\(path)\" is closed")
         }
     }
 
@@ -134,7 +134,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     func withWriter<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try checkOpen()
         guard let writer else {
-            throw StorageError(.readOnly, "SQLite database \"\(path)\" was opened read-only")
+            throw StorageError(.notWriteable, "SQLite database \"\(path)\" was opened read-only")
         }
         guard scopes.isWriting else {
             throw StorageError(.notInTransaction, "SQLite database \"\(path)\": writes must happen "
@@ -153,7 +153,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     package func write<T>(_ body: () throws -> T) throws -> T {
         try checkOpen()
         guard let writer, !isReadOnly else {
-            throw StorageError(.readOnly, "SQLite database \"\(path)\" was opened read-only")
+            throw StorageError(.notWriteable, "SQLite database \"\(path)\" was opened read-only")
         }
         if scopes.isWriting {
             _ = scopes.enterWrite()
@@ -323,7 +323,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     package func compact() throws {
         try checkOpen()
         guard let writer else {
-            throw StorageError(.readOnly, "SQLite database \"\(path)\" was opened read-only")
+            throw StorageError(.notWriteable, "SQLite database \"\(path)\" was opened read-only")
         }
         try shared.lockWriter()
         defer { shared.unlockWriter() }

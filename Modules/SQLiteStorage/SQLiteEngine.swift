@@ -41,7 +41,7 @@ package struct SQLiteEngine: StorageEngine {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {
-                throw StorageError(.ioFailure, "cannot delete \"\(file)\": \(fileErrorDescription(error))")
+                throw StorageError(.ioError, "cannot delete \"\(file)\": \(fileErrorDescription(error))")
             }
         }
     }
@@ -58,7 +58,7 @@ package struct SQLiteEngine: StorageEngine {
         if isFolder {
             let hint = FileManager.default.fileExists(atPath: path + "/CURRENT")
                 ? " (it looks like a RocksDB database: open it with the RocksDB engine)" : ""
-            throw StorageError(.notADatabase, "\"\(path)\" is a folder, not a SQLite database file\(hint)")
+            throw StorageError(.notADatabaseFile, "\"\(path)\" is a folder, not a SQLite database file\(hint)")
         }
         if !exists {
             guard options.create, !options.readOnly else {
@@ -117,7 +117,7 @@ package struct SQLiteEngine: StorageEngine {
         let hasMeta = try connection.integer(
             "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='kvmeta'") > 0
         guard hasMeta, version != 0 else {
-            throw StorageError(.notADatabase, "\"\(path)\" is a SQLite database but not a Couchbase Lite one "
+            throw StorageError(.notADatabaseFile, "\"\(path)\" is a SQLite database but not a Couchbase Lite one "
                                + "(no kvmeta table, user_version \(version))")
         }
         return false
@@ -146,7 +146,7 @@ package struct SQLiteEngine: StorageEngine {
             let isEmpty = try Self.checkSchema(connection, path: path)
             if isEmpty {
                 guard create, !readOnly else {
-                    throw StorageError(.notADatabase, "\"\(path)\" is an empty SQLite database, not a "
+                    throw StorageError(.notADatabaseFile, "\"\(path)\" is an empty SQLite database, not a "
                                        + "Couchbase Lite one; open it with the create option to initialise it")
                 }
                 try connection.execute(SQLiteSchema.perConnectionSettings)

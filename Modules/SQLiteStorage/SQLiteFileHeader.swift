@@ -19,19 +19,19 @@ struct SQLiteFileHeader {
     ///   damaged one.
     init(path: String) throws {
         guard let file = ReadOnlyFile(path: path), let bytes = file.read(upToCount: 100) else {
-            throw StorageError(.ioFailure, "cannot read \"\(path)\": check it exists and its permissions")
+            throw StorageError(.ioError, "cannot read \"\(path)\": check it exists and its permissions")
         }
         let size = file.size ?? 0
         fileSize = size
         if size == 0 {
-            throw StorageError(.notADatabase, "\"\(path)\" is an empty file, not a SQLite database")
+            throw StorageError(.notADatabaseFile, "\"\(path)\" is an empty file, not a SQLite database")
         }
         guard bytes.count >= 16, Array(bytes[0..<16]) == Self.magic else {
-            throw StorageError(.notADatabase, "\"\(path)\" is not a SQLite database (its first bytes are "
+            throw StorageError(.notADatabaseFile, "\"\(path)\" is not a SQLite database (its first bytes are "
                                + "not \"SQLite format 3\")")
         }
         guard bytes.count == 100 else {
-            throw StorageError(.corrupt, "SQLite database \"\(path)\" is truncated: \(size) bytes, "
+            throw StorageError(.corruptData, "SQLite database \"\(path)\" is truncated: \(size) bytes, "
                                + "shorter than its 100-byte header")
         }
         func u32(_ offset: Int) -> UInt32 {
@@ -40,7 +40,7 @@ struct SQLiteFileHeader {
         let rawPageSize = Int(bytes[16]) << 8 | Int(bytes[17])
         let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
         guard pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else {
-            throw StorageError(.corrupt, "SQLite database \"\(path)\" is damaged: its header gives page "
+            throw StorageError(.corruptData, "SQLite database \"\(path)\" is damaged: its header gives page "
                                + "size \(rawPageSize)")
         }
         self.pageSize = pageSize
@@ -49,7 +49,7 @@ struct SQLiteFileHeader {
         userVersion = Int64(Int32(bitPattern: u32(60)))
         if size % pageSize != 0 || (pageCount.map { size < $0 * pageSize } ?? false) {
             let promised = pageCount.map { "\($0) pages of \(pageSize) bytes" } ?? "whole \(pageSize)-byte pages"
-            throw StorageError(.corrupt, "SQLite database \"\(path)\" is truncated: it has \(size) bytes but its "
+            throw StorageError(.corruptData, "SQLite database \"\(path)\" is truncated: it has \(size) bytes but its "
                                + "header promises \(promised); restore it from a backup")
         }
     }

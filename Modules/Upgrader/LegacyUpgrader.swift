@@ -59,9 +59,6 @@ package struct LegacyUpgrader: Sendable {
             do {
                 try BundleSwap.install(built.path, replacing: target, stagingFolder: staging)
                 try faultHook?(.swapped)
-            } catch let error as UpgraderError {
-                try? Self.recover(target)
-                throw error
             } catch {
                 try? Self.recover(target)
                 throw Self.failure(target, "could not put the upgraded database in place", error)
@@ -131,8 +128,6 @@ package struct LegacyUpgrader: Sendable {
             return try DirectoryLock.withLock(on: folder.isEmpty ? "." : folder) {
                 Result { try body() }
             }.get()
-        } catch let error as UpgraderError {
-            throw error
         } catch {
             throw failure(target, "could not lock \(folder) for the upgrade", error)
         }
@@ -160,18 +155,17 @@ package struct LegacyUpgrader: Sendable {
             try verify(bundle, against: reader, summary: summary)
             try faultHook?(.verified)
             return (Self.folderPath(bundle.path), summary)
-        } catch let error as UpgraderError {
-            try? fileManager.removeItem(atPath: staging)
-            throw error
         } catch {
             try? fileManager.removeItem(atPath: staging)
             throw Self.failure(source, "building the 2.x database failed", error)
         }
     }
 
-    /// An ``UpgraderError/Code/upgradeFailed`` error for the bundle at `path`.
+    /// An ``UpgraderError/Code/upgradeFailed`` error for the bundle at `path`; an upgrader error
+    /// already says what failed and is returned as it is.
     static func failure(_ path: String, _ problem: String, _ cause: any Error) -> UpgraderError {
-        UpgraderError(.upgradeFailed, "cannot upgrade the 1.x database at \(path): \(problem); "
+        if let cause = cause as? UpgraderError { return cause }
+        return UpgraderError(.upgradeFailed, "cannot upgrade the 1.x database at \(path): \(problem); "
             + "the 1.x database was not changed", path: path, underlying: cause)
     }
 

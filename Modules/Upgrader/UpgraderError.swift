@@ -1,4 +1,5 @@
 import LiteStorage
+import LiteSupport
 /// Why a Couchbase Lite 1.x database could not be recognised, refused, or read.
 ///
 /// Every error names the file (and the document, when one is at fault) and says what a person
@@ -30,17 +31,17 @@ package struct UpgraderError: Error, CustomStringConvertible {
         /// Building, checking or installing the 2.x database failed; the 1.x original is intact.
         case upgradeFailed
 
-        /// The `CBLErrorDomain` / LiteCore error number the public API should report.
-        package var liteCoreCode: Int {
+        /// The 2.x number Couchbase Lite gives this failure.
+        package var errorCode: CBLErrorCode {
             switch self {
-            case .invalidRevisionID: 4       // BadRevisionID
-            case .invalidBody: 5             // CorruptRevisionData
-            case .fileSystem: 12             // IOError
-            case .corrupt: 15                // CorruptData
-            case .notADatabase, .encrypted: 20  // NotADatabaseFile
-            case .forestDB, .alreadyUpgraded: 21  // WrongFormat
-            case .databaseTooOld: 27         // DatabaseTooOld
-            case .unsupportedSchemaVersion, .upgradeFailed: 30  // CantUpgradeDatabase
+            case .invalidRevisionID: .badRevisionID
+            case .invalidBody: .corruptRevisionData
+            case .fileSystem: .ioError
+            case .corrupt: .corruptData
+            case .notADatabase, .encrypted: .notADatabaseFile
+            case .forestDB, .alreadyUpgraded: .wrongFormat
+            case .databaseTooOld: .databaseTooOld
+            case .unsupportedSchemaVersion, .upgradeFailed: .cantUpgradeDatabase
             }
         }
     }
@@ -73,7 +74,9 @@ package struct UpgraderError: Error, CustomStringConvertible {
     package var description: String { ErrorChain.describe(message, cause: underlying) }
 }
 
-extension UpgraderError: ChainedError {
+extension UpgraderError: CodedError {
     /// The error that caused this one.
     package var cause: (any Error)? { underlying }
+    /// The 2.x number of the code.
+    package var errorCode: CBLErrorCode { code.errorCode }
 }

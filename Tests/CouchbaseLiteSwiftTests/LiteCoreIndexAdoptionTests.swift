@@ -31,12 +31,12 @@ import TestSupport
     private func execute(_ sql: String, in directory: TemporaryDirectory) throws {
         var handle: OpaquePointer?
         let path = directory.appending(Self.name + ".cblite2/db.sqlite3").path
-        guard sqlite3_open(path, &handle) == SQLITE_OK else { throw StorageError(.ioFailure, "cannot open \(path)") }
+        guard sqlite3_open(path, &handle) == SQLITE_OK else { throw StorageError(.ioError, "cannot open \(path)") }
         defer { sqlite3_close(handle) }
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
             defer { sqlite3_free(message) }
-            throw StorageError(.engineFailure, message.map { String(cString: $0) } ?? "SQL failed")
+            throw StorageError(.unexpectedError, message.map { String(cString: $0) } ?? "SQL failed")
         }
     }
 
@@ -46,13 +46,13 @@ import TestSupport
         var handle: OpaquePointer?
         let path = directory.appending(Self.name + ".cblite2/db.sqlite3").path
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            throw StorageError(.ioFailure, "cannot open \(path)")
+            throw StorageError(.ioError, "cannot open \(path)")
         }
         defer { sqlite3_close(handle) }
         sqlite3_exec(handle, "PRAGMA case_sensitive_like=true", nil, nil, nil)
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw StorageError(.engineFailure, String(cString: sqlite3_errmsg(handle)))
+            throw StorageError(.unexpectedError, String(cString: sqlite3_errmsg(handle)))
         }
         defer { sqlite3_finalize(statement) }
         var rows: [String] = []

@@ -14,12 +14,12 @@ import TestSupport
     private func execute(_ sql: String, in bundle: URL) throws {
         var handle: OpaquePointer?
         let path = bundle.appendingPathComponent("db.sqlite3").path
-        guard sqlite3_open(path, &handle) == SQLITE_OK else { throw StorageError(.ioFailure, "cannot open \(path)") }
+        guard sqlite3_open(path, &handle) == SQLITE_OK else { throw StorageError(.ioError, "cannot open \(path)") }
         defer { sqlite3_close(handle) }
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
             defer { sqlite3_free(message) }
-            throw StorageError(.engineFailure, message.map { String(cString: $0) } ?? "SQL failed")
+            throw StorageError(.unexpectedError, message.map { String(cString: $0) } ?? "SQL failed")
         }
     }
 

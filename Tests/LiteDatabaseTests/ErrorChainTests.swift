@@ -12,7 +12,7 @@ import TestSupport
     }
 
     @Test func aStorageFailureMappedByTheCoreSaysEachFactOnce() {
-        let storage = StorageError(.engineFailure, "SQLite database \"/db.sqlite3\": unknown function: fl_value() "
+        let storage = StorageError(.unexpectedError, "SQLite database \"/db.sqlite3\": unknown function: fl_value() "
                                    + "(while preparing INSERT)", underlying: engine)
         let core = DatabaseError(storage: storage, context: "saving document \"x\"")
         let text = core.description

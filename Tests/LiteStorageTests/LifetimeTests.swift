@@ -31,7 +31,7 @@ import TestSupport
                     do {
                         try waiterFile.write { _ = try store.set(Record(key: "r\(round)", body: [1]), ifSequence: nil) }
                         return "wrote"
-                    } catch let error as StorageError where error.code == .closed {
+                    } catch let error as StorageError where error.code == .notOpen {
                         return "closed"
                     } catch {
                         return "unexpected \(error)"

@@ -154,7 +154,7 @@ extension StorageConformance {
                     try file.withReadSnapshot {
                         let values = try keys.map { try store.get($0)?.body ?? [] }
                         if Set(values).count != 1 {
-                            throw StorageError(.corrupt, "reader saw a partial transaction: \(values)")
+                            throw StorageError(.corruptData, "reader saw a partial transaction: \(values)")
                         }
                     }
                     rounds += 1

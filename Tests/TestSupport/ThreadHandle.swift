@@ -10,7 +10,7 @@ package final class ThreadHandle<T: Sendable>: @unchecked Sendable {
     package func wait() throws -> T {
         done.wait()
         done.signal()
-        guard let result = box.result else { throw StorageError(.engineFailure, "thread produced no result") }
+        guard let result = box.result else { throw StorageError(.unexpectedError, "thread produced no result") }
         return try result.get()
     }
 }

@@ -12,7 +12,7 @@ package func onOtherThread<T: Sendable>(_ body: @escaping @Sendable () throws ->
     }
     thread.start()
     done.wait()
-    guard let result = box.result else { throw StorageError(.engineFailure, "thread produced no result") }
+    guard let result = box.result else { throw StorageError(.unexpectedError, "thread produced no result") }
     return try result.get()
 }
 

@@ -145,7 +145,7 @@ import Upgrader
         let bundle = try FixtureCopies.legacyBundle("android120", into: directory)
         let error = try #require(DatabaseFormat.detect(at: bundle.path).upgradeDeclined(path: bundle.path))
         #expect(error.code == .databaseTooOld)
-        #expect(error.code.liteCoreCode == 27)
+        #expect(error.errorCode.rawValue == 27)
         #expect(error.schemaVersion == 101)
         #expect(DatabaseFormat.currentSQLite(schemaVersion: 302).upgradeDeclined(path: bundle.path) == nil)
     }

@@ -241,7 +241,7 @@ enum RawDocuments {
     private static func open(_ path: String) throws -> OpaquePointer {
         var handle: OpaquePointer?
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-                == SQLITE_OK, let handle else { throw StorageError(.engineFailure, "baseline: cannot open \(path)") }
+                == SQLITE_OK, let handle else { throw StorageError(.unexpectedError, "baseline: cannot open \(path)") }
         try RawSQLite.exec(handle, "PRAGMA journal_mode=WAL; PRAGMA synchronous=normal;")
         return handle
     }
@@ -293,7 +293,7 @@ enum RawDocuments {
             }
             sqlite3_reset(select)
         }
-        if total == 0 { throw StorageError(.engineFailure, "baseline read nothing") }
+        if total == 0 { throw StorageError(.unexpectedError, "baseline read nothing") }
     }
 
     private static func step(_ statement: OpaquePointer, _ db: OpaquePointer, _ id: String, _ json: String) throws {
@@ -302,7 +302,7 @@ enum RawDocuments {
             sqlite3_bind_blob(statement, 2, buffer.baseAddress, Int32(buffer.count - 1), RawSQLite.transient)
         }
         guard sqlite3_step(statement) == SQLITE_DONE else {
-            throw StorageError(.engineFailure, "baseline: \(String(cString: sqlite3_errmsg(db)))")
+            throw StorageError(.unexpectedError, "baseline: \(String(cString: sqlite3_errmsg(db)))")
         }
         sqlite3_reset(statement)
     }

@@ -69,7 +69,7 @@ enum FullTextBenchmarks: BenchmarkArea {
         let rawPath = try scratch.fresh("fts5.sqlite3")
         var handle: OpaquePointer?
         guard sqlite3_open_v2(rawPath, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
-              let raw = handle else { throw StorageError(.engineFailure, "baseline: cannot open \(rawPath)") }
+              let raw = handle else { throw StorageError(.unexpectedError, "baseline: cannot open \(rawPath)") }
         defer { sqlite3_close_v2(raw) }
         try RawSQLite.exec(raw, "PRAGMA journal_mode=WAL; PRAGMA synchronous=normal; CREATE TABLE texts (text TEXT)")
         try RawSQLite.exec(raw, "BEGIN")
@@ -77,7 +77,7 @@ enum FullTextBenchmarks: BenchmarkArea {
         for text in corpus.texts {
             sqlite3_reset(insert)
             sqlite3_bind_text(insert, 1, text, -1, RawSQLite.transient)
-            guard sqlite3_step(insert) == SQLITE_DONE else { throw StorageError(.engineFailure, "baseline insert failed") }
+            guard sqlite3_step(insert) == SQLITE_DONE else { throw StorageError(.unexpectedError, "baseline insert failed") }
         }
         sqlite3_finalize(insert)
         try RawSQLite.exec(raw, "COMMIT")

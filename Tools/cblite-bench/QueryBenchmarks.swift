@@ -35,7 +35,7 @@ enum QueryBenchmarks: BenchmarkArea {
         try RawDocuments.importAll(path: rawPath, documents: documents, batchSize: 1_000)
         var raw: OpaquePointer?
         guard sqlite3_open_v2(rawPath, &raw, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let raw else {
-            throw StorageError(.engineFailure, "baseline: cannot open \(rawPath)")
+            throw StorageError(.unexpectedError, "baseline: cannot open \(rawPath)")
         }
         defer { sqlite3_close_v2(raw) }
 
@@ -64,7 +64,7 @@ enum QueryBenchmarks: BenchmarkArea {
                 rawRows = try RawSQLite.count(raw, sql)
             })
             guard ourRows == rawRows else {
-                throw StorageError(.engineFailure, "\(label): \(ourRows) rows here, \(rawRows) from SQLite")
+                throw StorageError(.unexpectedError, "\(label): \(ourRows) rows here, \(rawRows) from SQLite")
             }
             report.rows.append(BenchmarkRow(workload: "\(label) (\(ourRows) rows)", ours: ours,
                                             baselineName: "SQLite json_extract scan", baseline: baseline,
@@ -91,7 +91,7 @@ enum QueryBenchmarks: BenchmarkArea {
                 rawRows = try RawSQLite.count(raw, workloads[0].2)
             })
             guard ourRows == rawRows else {
-                throw StorageError(.engineFailure, "RocksDB unindexed: \(ourRows) rows here, \(rawRows) from SQLite")
+                throw StorageError(.unexpectedError, "RocksDB unindexed: \(ourRows) rows here, \(rawRows) from SQLite")
             }
             report.rows.append(BenchmarkRow(workload: "unindexed, as above, RocksDB engine (\(ourRows) rows)", ours: ours,
                                             baselineName: "SQLite json_extract scan", baseline: baseline))
@@ -103,7 +103,7 @@ enum QueryBenchmarks: BenchmarkArea {
             var ownFile: OpaquePointer?
             let ownPath = folder + "/travel.cblite2/db.sqlite3"
             guard sqlite3_open_v2(ownPath, &ownFile, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let ownFile else {
-                throw StorageError(.engineFailure, "baseline: cannot open \(ownPath)")
+                throw StorageError(.unexpectedError, "baseline: cannot open \(ownPath)")
             }
             defer { sqlite3_close_v2(ownFile) }
             try RawSQLite.exec(ownFile, "PRAGMA cache_size=-10240; PRAGMA mmap_size=52428800")
@@ -114,7 +114,7 @@ enum QueryBenchmarks: BenchmarkArea {
                 readRows = try RawSQLite.readEveryBody(ownFile, "SELECT sequence, flags, key, body FROM kv_default WHERE (flags & 1) = 0")
             })
             guard readRows == documents.count else {
-                throw StorageError(.engineFailure, "scan floor: \(readRows) records read, \(documents.count) documents")
+                throw StorageError(.unexpectedError, "scan floor: \(readRows) records read, \(documents.count) documents")
             }
             report.rows.append(BenchmarkRow(workload: "unindexed, as above (\(floorRows) rows)", ours: floorOurs,
                                             baselineName: "SQLite C API reading every body of our file", baseline: floorBase))
@@ -123,7 +123,7 @@ enum QueryBenchmarks: BenchmarkArea {
         try database.createIndex(IndexBuilder.valueIndex(items: ValueIndexItem.property("country")), withName: "byCountry")
         var rawWrite: OpaquePointer?
         guard sqlite3_open_v2(rawPath, &rawWrite, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let rawWrite else {
-            throw StorageError(.engineFailure, "baseline: cannot open \(rawPath)")
+            throw StorageError(.unexpectedError, "baseline: cannot open \(rawPath)")
         }
         try RawSQLite.exec(rawWrite, "CREATE INDEX byCountry ON docs (json_extract(body, '$.country'))")
         sqlite3_close_v2(rawWrite)
@@ -141,7 +141,7 @@ enum QueryBenchmarks: BenchmarkArea {
             rawRows = try RawSQLite.count(raw, "SELECT key FROM docs WHERE json_extract(body, '$.collection') = 'hotels' "
                                           + "AND json_extract(body, '$.country') = 'France'")
         })
-        guard ourRows == rawRows else { throw StorageError(.engineFailure, "indexed: \(ourRows) rows here, \(rawRows) from SQLite") }
+        guard ourRows == rawRows else { throw StorageError(.unexpectedError, "indexed: \(ourRows) rows here, \(rawRows) from SQLite") }
         report.rows.append(BenchmarkRow(workload: "same, value index on country (\(ourRows) rows)", ours: ours,
                                         baselineName: "SQLite expression index", baseline: baseline, maximumRatio: 1.3))
         // The guide's join: routes with their airline, by the airline's document ID.
@@ -158,7 +158,7 @@ enum QueryBenchmarks: BenchmarkArea {
         }, baseline: {
             rawRows = try RawSQLite.count(raw, joinSQL)
         })
-        guard ourRows == rawRows else { throw StorageError(.engineFailure, "join: \(ourRows) rows here, \(rawRows) from SQLite") }
+        guard ourRows == rawRows else { throw StorageError(.unexpectedError, "join: \(ourRows) rows here, \(rawRows) from SQLite") }
         report.rows.append(BenchmarkRow(workload: "join routes → airline by ID (\(ourRows) rows)", ours: joinOurs,
                                         baselineName: "SQLite json_extract join", baseline: joinBase))
 
@@ -166,7 +166,7 @@ enum QueryBenchmarks: BenchmarkArea {
         let city = IndexBuilder.valueIndex(items: ValueIndexItem.property("city"))
         var rawIndexing: OpaquePointer?
         guard sqlite3_open_v2(rawPath, &rawIndexing, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let rawIndexing else {
-            throw StorageError(.engineFailure, "baseline: cannot open \(rawPath)")
+            throw StorageError(.unexpectedError, "baseline: cannot open \(rawPath)")
         }
         defer { sqlite3_close_v2(rawIndexing) }
         let (createOurs, createBase) = try Stopwatch.pairedMedians(iterations: options.iterations, prepareOurs: {
@@ -196,7 +196,7 @@ enum QueryBenchmarks: BenchmarkArea {
                 let body = String(json.dropLast()) + ",\"round\":\(round)}"
                 sqlite3_bind_text(update, 1, body, -1, RawSQLite.transient)
                 sqlite3_bind_text(update, 2, id, -1, RawSQLite.transient)
-                guard sqlite3_step(update) == SQLITE_DONE else { throw StorageError(.engineFailure, "baseline update failed") }
+                guard sqlite3_step(update) == SQLITE_DONE else { throw StorageError(.unexpectedError, "baseline update failed") }
                 sqlite3_reset(update)
             }
             try RawSQLite.exec(rawIndexing, "COMMIT")

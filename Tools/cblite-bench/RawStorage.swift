@@ -12,4 +12,4 @@ protocol RawStorage {
 }
 
 /// A baseline failure, as a `StorageError`.
-func failure(_ text: String) -> StorageError { StorageError(.engineFailure, "baseline: \(text)") }
+func failure(_ text: String) -> StorageError { StorageError(.unexpectedError, "baseline: \(text)") }

@@ -67,7 +67,7 @@ enum ReplicationBenchmarks: BenchmarkArea {
             target?.waitForBackgroundWork()
         }, ours: {
             guard let url = listener?.urls.first, let pushSource else {
-                throw StorageError(.engineFailure, "listener has no URL")
+                throw StorageError(.unexpectedError, "listener has no URL")
             }
             try measuringCPU(into: &pushCPU) { try replicate(pushSource, url, .push) }
             pushed = target
@@ -80,7 +80,7 @@ enum ReplicationBenchmarks: BenchmarkArea {
         })
         guard let pushedDatabase = pushed, pushedDatabase.count == UInt64(documents.count), let url = listener?.urls.first,
               let source = pushSource else {
-            throw StorageError(.engineFailure, "push: the target does not hold the \(documents.count) documents")
+            throw StorageError(.unexpectedError, "push: the target does not hold the \(documents.count) documents")
         }
         report.rows.append(BenchmarkRow(workload: "push \(documents.count) docs to a ws:// listener (one-shot)", ours: push,
                                         baselineName: "local import of the same", baseline: importTime, maximumRatio: 2.0))
@@ -102,7 +102,7 @@ enum ReplicationBenchmarks: BenchmarkArea {
             guard let database = pullTarget else { return }
             try measuringCPU(into: &pullCPU) { try replicate(database, url, .pull) }
             guard database.count == UInt64(documents.count) else {
-                throw StorageError(.engineFailure, "pull: \(database.count) documents arrived, not \(documents.count)")
+                throw StorageError(.unexpectedError, "pull: \(database.count) documents arrived, not \(documents.count)")
             }
         }
         try pullTarget?.close()
@@ -180,10 +180,10 @@ enum ReplicationBenchmarks: BenchmarkArea {
             listener = try loopbackListener(serving: database)
             target = database
         }) { _ in
-            guard let url = listener?.urls.first, let target else { throw StorageError(.engineFailure, "listener has no URL") }
+            guard let url = listener?.urls.first, let target else { throw StorageError(.unexpectedError, "listener has no URL") }
             try replicate(source, url, .push)
             guard target.count == source.count else {
-                throw StorageError(.engineFailure, "push to a further server: \(target.count) of \(source.count) documents arrived")
+                throw StorageError(.unexpectedError, "push to a further server: \(target.count) of \(source.count) documents arrived")
             }
         }
         report.rows.append(BenchmarkRow(workload: "push the same \(source.count) docs to a further listener (remote #2+)",
@@ -252,11 +252,11 @@ enum ReplicationBenchmarks: BenchmarkArea {
             listener = started
         }
         func pushToListener() throws {
-            guard let url = listener?.urls.first else { throw StorageError(.engineFailure, "listener has no URL") }
+            guard let url = listener?.urls.first else { throw StorageError(.unexpectedError, "listener has no URL") }
             try replicate(source, url, .push)
             guard let target, target.count == UInt64(blobCount),
                   target.document(withID: "blob-0")?.blob(forKey: "video")?.length == UInt64(blobSize) else {
-                throw StorageError(.engineFailure, "blob push: the target does not hold the \(blobCount) documents and blobs")
+                throw StorageError(.unexpectedError, "blob push: the target does not hold the \(blobCount) documents and blobs")
             }
         }
 
@@ -367,7 +367,7 @@ final class ResultBox<T: Sendable>: @unchecked Sendable {
     private var result: Swift.Result<T, any Error>?
     func set(_ value: Swift.Result<T, any Error>) { result = value }
     func get() throws -> T {
-        guard let result else { throw StorageError(.engineFailure, "no result") }
+        guard let result else { throw StorageError(.unexpectedError, "no result") }
         return try result.get()
     }
 }

@@ -102,7 +102,7 @@ enum StorageBenchmarks: BenchmarkArea {
         })
         try file.close()
         reader.close()
-        if checksum == 0 { throw StorageError(.engineFailure, "benchmark read nothing") }
+        if checksum == 0 { throw StorageError(.unexpectedError, "benchmark read nothing") }
 
         let rawName = label == "SQLite" ? "raw SQLite C API" : "raw RocksDB C API"
         return [

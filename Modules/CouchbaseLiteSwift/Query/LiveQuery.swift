@@ -138,24 +138,4 @@ extension Query {
             continuation.onTermination = { _ in token.remove() }
         }
     }
-
-    /// Runs the query: its column names and rows.
-    func runRows() throws -> ([String], [[QueryValue]]) {
-        let (compiled, database) = try compile()
-        let values = try parameterValues()
-        Database.log.log(.verbose, .query, "Running query \(jsonRepresentation) on \"\(database.name)\": "
-                         + "full scan, columns \(compiled.columnNames.joined(separator: ", "))")
-        do {
-            return (compiled.columnNames, try QueryExecutor.run(compiled, in: database.core, parameters: values))
-        } catch let error as QueryError {
-            throw CouchbaseLiteError(error)
-        } catch let error as DatabaseError {
-            throw CouchbaseLiteError(error)
-        }
-    }
-}
-
-extension ResultSet {
-    /// A result set with no rows.
-    public static var empty: ResultSet { ResultSet(columnNames: [], rows: []) }
 }

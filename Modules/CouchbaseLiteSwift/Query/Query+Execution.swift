@@ -17,12 +17,10 @@ extension Query {
     /// which index with which bounds).
     public func explain() throws -> String {
         let (compiled, database) = try compile()
-        do {
-            let plan = try QueryExecutor.explain(compiled, in: database.core, parameters: try parameterValues())
-            return "\(jsonRepresentation)\nplan: \(plan); columns: " + compiled.columnNames.joined(separator: ", ")
-        } catch let error as QueryError {
-            throw CouchbaseLiteError(error)
+        let plan = try CouchbaseLiteError.wrapping {
+            try QueryExecutor.explain(compiled, in: database.core, parameters: try parameterValues())
         }
+        return "\(jsonRepresentation)\nplan: \(plan); columns: " + compiled.columnNames.joined(separator: ", ")
     }
 
     func compile() throws -> (CompiledQuery, Database) {
@@ -31,13 +29,11 @@ extension Query {
         }
         if let compiled = state.withLock({ $0.compiled }) { return (compiled, database) }
         if givenJSON == nil, let reason = node.invalidReason { throw CouchbaseLiteError(.invalidQuery, reason) }
-        do {
-            let compiled = try CompiledQuery(json: jsonRepresentation, databaseName: database.name)
-            state.withLock { $0.compiled = compiled }
-            return (compiled, database)
-        } catch let error as QueryError {
-            throw CouchbaseLiteError(error)
+        let compiled = try CouchbaseLiteError.wrapping {
+            try CompiledQuery(json: jsonRepresentation, databaseName: database.name)
         }
+        state.withLock { $0.compiled = compiled }
+        return (compiled, database)
     }
 
     func parameterValues() throws -> [String: QueryValue] {
@@ -55,6 +51,17 @@ extension Query {
             values[name] = value
         }
         return values
+    }
+
+    /// Runs the query: its column names and rows.
+    func runRows() throws -> ([String], [[QueryValue]]) {
+        let (compiled, database) = try compile()
+        let values = try parameterValues()
+        Database.log.log(.verbose, .query, "Running query \(jsonRepresentation) on \"\(database.name)\": "
+                         + "full scan, columns \(compiled.columnNames.joined(separator: ", "))")
+        return try CouchbaseLiteError.wrapping {
+            (compiled.columnNames, try QueryExecutor.run(compiled, in: database.core, parameters: values))
+        }
     }
 }
 
@@ -81,10 +88,6 @@ extension Database {
     ///
     /// - Throws: `.invalidQuery` naming the position of a syntax error.
     public func createQuery(_ query: String) throws -> Query {
-        do {
-            return Query(json: try SQLPlusPlusParser.json(from: query), database: self)
-        } catch let error as QueryError {
-            throw CouchbaseLiteError(error)
-        }
+        Query(json: try CouchbaseLiteError.wrapping { try SQLPlusPlusParser.json(from: query) }, database: self)
     }
 }

@@ -102,3 +102,8 @@ public final class Result: ArrayProtocol, DictionaryProtocol {
         }
     }
 }
+
+extension ResultSet {
+    /// A result set with no rows.
+    public static var empty: ResultSet { ResultSet(columnNames: [], rows: []) }
+}

@@ -45,21 +45,8 @@ extension Replicator {
 }
 
 extension CouchbaseLiteError {
-    /// Maps a replication error onto the 2.x error numbers: HTTP statuses from 10000, WebSocket
-    /// close codes from 11000, network errors from 5000.
-    init(replication error: ReplicationError) {
-        let code: Int
-        switch error.domain {
-        case .http: code = CBLErrorHTTPBase + error.code
-        case .webSocket: code = CBLErrorWebSocketBase + error.code
-        case .network: code = CBLErrorNetworkBase + error.code
-        case .blip: code = error.code == 409 ? CBLErrorHTTPBase + 409 : Code.remoteError.rawValue
-        case .database: code = error.code
-        }
-        self.init(Code(rawValue: code), error.message, underlying: error)
-    }
-
+    /// A failure the replication engine reported for one document, with its 2.x number.
     init(failure: ReplicationFailure) {
-        self.init(replication: ReplicationError(failure.domain, failure.code, failure.message))
+        self.init(ReplicationError(failure.domain, failure.code, failure.message))
     }
 }

@@ -105,7 +105,7 @@ public final class Replicator: Sendable {
             } catch let error as ReplicationError {
                 resetCheckpoint = false
                 attempt += 1
-                let publicError = CouchbaseLiteError(replication: error)
+                let publicError = CouchbaseLiteError(error)
                 guard error.isTransient, attempt < maxAttempts, !Task.isCancelled else {
                     finalError = publicError
                     break
