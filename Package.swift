@@ -86,17 +86,20 @@ let package = Package(
         // MARK: Queries (JSON query syntax, N1QL evaluation, full-scan executor)
         .target(name: "LiteQuery", dependencies: ["Fleece", "LiteStorage", "LiteDatabase", "LiteText"],
                 path: "Modules/LiteQuery"),
-        .target(name: "Upgrader", dependencies: ["CSQLite", "Fleece", "LiteStorage", "BlobStore", "LiteDatabase"],
+        .target(name: "Upgrader", dependencies: ["CSQLite", "Fleece", "LiteStorage", "SQLiteStorage", "BlobStore", "LiteDatabase",
+                                            "LiteSupport"],
                 path: "Modules/Upgrader"),
+        .target(name: "DatabaseConversion", dependencies: ["LiteSupport", "LiteStorage", "LiteDatabase", "BlobStore"],
+                path: "Modules/DatabaseConversion"),
         .target(name: "DatabaseTools",
                 dependencies: ["LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
-                               "RocksDBStorage", "BlobStore", "Upgrader", "LiteSupport"],
+                               "RocksDBStorage", "BlobStore", "Upgrader", "LiteSupport", "DatabaseConversion"],
                 path: "Modules/DatabaseTools"),
 
         // MARK: Public API
         .target(name: "CouchbaseLiteSwift",
                 dependencies: ["LiteSupport", "LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
-                               "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseTools", "BLIP", "BLIPWebSocket", "LiteReplicator",
+                               "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseConversion", "BLIP", "BLIPWebSocket", "LiteReplicator",
                                logging],
                 path: "Modules/CouchbaseLiteSwift"),
 
@@ -108,7 +111,7 @@ let package = Package(
         // cblite links no network stack: its replication commands hand over to cblite-replicate
         // (docs/decisions.md, Tools-17).
         .executableTarget(name: "cblite", dependencies: ["CommandLineSupport", "LiteSupport",
-                                                        "DatabaseTools", "LiteDatabase", "LiteQuery",
+                                                        "DatabaseTools", "DatabaseConversion", "LiteDatabase", "LiteQuery",
                                                         "LiteText", "Fleece", "BlobStore",
                                                         "LiteStorage", argumentParser],
                           path: "Tools/cblite", linkerSettings: toolLinkerSettings),
@@ -126,7 +129,7 @@ let package = Package(
         .executableTarget(name: "cblite-bench",
                           dependencies: ["CouchbaseLiteSwift", "CSQLite", "CRocksDB", "Fleece", "BlobStore", "Upgrader",
                                          "LiteStorage", "LiteDatabase", "LiteText", "DatabaseTools",
-                                         "SQLiteStorage", "RocksDBStorage", crypto, argumentParser],
+                                         "DatabaseConversion", "SQLiteStorage", "RocksDBStorage", crypto, argumentParser],
                           path: "Tools/cblite-bench"),
 
         // MARK: Tests
@@ -169,7 +172,8 @@ let package = Package(
                                                                 .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Tests/CouchbaseLiteSwiftTests"),
         .testTarget(name: "DatabaseToolsTests",
-                    dependencies: ["DatabaseTools", "TestSupport", "LiteSupport", "LiteDatabase", "LiteStorage", "SQLiteStorage",
+                    dependencies: ["DatabaseTools", "DatabaseConversion", "TestSupport", "LiteSupport", "LiteDatabase",
+                                   "LiteStorage", "SQLiteStorage",
                                    "RocksDBStorage", "BlobStore", "Fleece", "CouchbaseLiteSwift", "CommandLineSupport",
                                    .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Tests/DatabaseToolsTests"),

@@ -151,7 +151,7 @@ extension CouchbaseLiteError {
     static func convertingModuleErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as any CodedError {
+        } catch where error is any CodedError {
             throw CouchbaseLiteError(error)
         }
     }
@@ -160,7 +160,7 @@ extension CouchbaseLiteError {
     static func convertingModuleErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as any CodedError {
+        } catch where error is any CodedError {
             throw CouchbaseLiteError(error)
         }
     }

@@ -1,4 +1,4 @@
-import DatabaseTools
+import DatabaseConversion
 import LiteDatabase
 
 extension Database {

@@ -1,4 +1,5 @@
 import BlobStore
+import DatabaseConversion
 import Fleece
 import Foundation
 import LiteDatabase

@@ -1,4 +1,5 @@
 import BlobStore
+import DatabaseConversion
 import FoundationEssentials
 import LiteDatabase
 import LiteStorage

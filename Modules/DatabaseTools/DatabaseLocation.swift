@@ -1,3 +1,4 @@
+import DatabaseConversion
 import FoundationEssentials
 import LiteDatabase
 import LiteQuery

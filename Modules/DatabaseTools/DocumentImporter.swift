@@ -1,3 +1,4 @@
+import DatabaseConversion
 import Fleece
 import FoundationEssentials
 import LiteDatabase

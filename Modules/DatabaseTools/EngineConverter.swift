@@ -1,4 +1,5 @@
 import BlobStore
+import DatabaseConversion
 import FoundationEssentials
 import LiteStorage
 
@@ -143,10 +144,10 @@ package enum EngineConverter {
 
     /// Compares the source's open data file and blobs with the (reopened) destination.
     static func verifyCopy(source: DatabaseLocation, sourceFile: any DataFile, destination: DatabaseLocation,
-                           engine: any StorageEngine, dataFilePath: String? = nil,
+                           engine: any StorageEngine,
                            progress: (ConversionProgress) -> Void) throws -> StorageVerifier.Summary {
         progress(ConversionProgress(phase: .verifying, completed: 0, total: 1))
-        let path = dataFilePath ?? engine.dataFilePath(inBundle: destination.path)
+        let path = engine.dataFilePath(inBundle: destination.path)
         let copy = try DatabaseToolsError.wrapping(.ioFailure, "cannot reopen \(path) to verify it") {
             try engine.open(at: path, options: DataFileOptions(readOnly: true))
         }

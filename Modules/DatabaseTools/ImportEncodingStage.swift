@@ -1,3 +1,4 @@
+import DatabaseConversion
 import Dispatch
 import Fleece
 import FoundationEssentials

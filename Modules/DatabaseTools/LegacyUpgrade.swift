@@ -1,3 +1,4 @@
+import DatabaseConversion
 import LiteStorage
 import Upgrader
 

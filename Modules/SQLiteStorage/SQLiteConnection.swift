@@ -1,13 +1,16 @@
 import CSQLite
 import LiteStorage
 
-/// One SQLite connection with its prepared-statement cache.
+/// One SQLite connection with its prepared-statement cache. The engine's connections, and the
+/// upgrader's on its private copy of a 1.x database (the project's one SQLite wrapper).
 ///
 /// Invariant: used by one thread at a time — the pool hands it to one reader, or it is the
 /// writer connection and only the thread owning the transaction uses it.
-final class SQLiteConnection: @unchecked Sendable {
-    let handle: OpaquePointer
-    let path: String
+package final class SQLiteConnection: @unchecked Sendable {
+    /// The open `sqlite3*`.
+    package let handle: OpaquePointer
+    /// The database file.
+    package let path: String
     private var statements: [String: SQLiteStatement] = [:]
     /// The statement `cached` returned last: runs of the same statement (a full-text index
     /// writes a thousand puts in a row) compare the SQL with it, a pointer comparison for the
@@ -22,7 +25,7 @@ final class SQLiteConnection: @unchecked Sendable {
     var walIndexLookedUp = false
 
     /// Opens a connection; `flags` are `SQLITE_OPEN_*` values.
-    init(path: String, flags: Int32, uri: String? = nil) throws {
+    package init(path: String, flags: Int32, uri: String? = nil) throws {
         var db: OpaquePointer?
         let result = sqlite3_open_v2(uri ?? path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard result == SQLITE_OK, let db else {
@@ -37,7 +40,8 @@ final class SQLiteConnection: @unchecked Sendable {
 
     deinit { close() }
 
-    func close() {
+    /// Closes the connection, finalizing its cached statements.
+    package func close() {
         guard !isClosed else { return }
         endKeptRead()
         isClosed = true
@@ -49,7 +53,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs one or more SQL statements that return nothing.
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &message)
         if result != SQLITE_OK {
@@ -76,8 +80,8 @@ final class SQLiteConnection: @unchecked Sendable {
         return statement
     }
 
-    /// A new statement the caller finalizes (for cursors that outlive one call).
-    func prepare(_ sql: String) throws -> SQLiteStatement {
+    /// A new statement, finalized when released (for cursors that outlive one call).
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
         var statement: OpaquePointer?
         let result = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard result == SQLITE_OK, let statement else {
@@ -104,7 +108,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// A `StorageError` for a failed call on this connection.
-    func error(_ code: Int32, doing action: String) -> StorageError {
+    package func error(_ code: Int32, doing action: String) -> StorageError {
         Self.error(code: code, text: String(cString: sqlite3_errmsg(handle)), path: path, doing: action)
     }
 

@@ -5,7 +5,8 @@ import LiteStorage
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A prepared statement on one connection. Used by one thread at a time (its connection's).
-final class SQLiteStatement {
+/// Finalized by its connection (a cached statement) or when released, once.
+package final class SQLiteStatement {
     let handle: OpaquePointer
     unowned let connection: SQLiteConnection
     /// The first failed bind since the last reset: `step` throws it instead of running the
@@ -17,10 +18,19 @@ final class SQLiteStatement {
         self.connection = connection
     }
 
-    func finalize() { sqlite3_finalize(handle) }
+    private var isFinalized = false
+
+    deinit { finalize() }
+
+    /// Releases SQLite's statement; later calls do nothing.
+    func finalize() {
+        guard !isFinalized else { return }
+        isFinalized = true
+        sqlite3_finalize(handle)
+    }
 
     /// Clears the previous run's state before binding new values.
-    func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         bindFailure = nil
@@ -40,7 +50,8 @@ final class SQLiteStatement {
         return true
     }
 
-    func bind(_ index: Int32, _ text: String) {
+    /// Binds text to a 1-based parameter (a failure is thrown by the next `step`).
+    package func bind(_ index: Int32, _ text: String) {
         var text = text
         text.withUTF8 { buffer in
             guard !tooLarge(buffer.count, index) else { return }
@@ -112,7 +123,8 @@ final class SQLiteStatement {
                                     Int32(buffer.count), nil), index)
     }
 
-    func bind(_ index: Int32, _ value: Int64) { checkBind(sqlite3_bind_int64(handle, index, value), index) }
+    /// Binds an integer to a 1-based parameter.
+    package func bind(_ index: Int32, _ value: Int64) { checkBind(sqlite3_bind_int64(handle, index, value), index) }
 
     func bind(_ index: Int32, _ value: UInt64) {
         checkBind(sqlite3_bind_int64(handle, index, Int64(bitPattern: value)), index)
@@ -121,7 +133,7 @@ final class SQLiteStatement {
     func bindNull(_ index: Int32) { checkBind(sqlite3_bind_null(handle, index), index) }
 
     /// Advances; `true` when a row is available, `false` when done.
-    func step() throws -> Bool {
+    package func step() throws -> Bool {
         if let bindFailure { throw bindFailure }
         let result = sqlite3_step(handle)
         switch result {
@@ -137,13 +149,16 @@ final class SQLiteStatement {
         while try step() {}
     }
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    /// Whether the column is NULL.
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    /// The column as an integer.
+    package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     func uint64(_ column: Int32) -> UInt64 { UInt64(bitPattern: sqlite3_column_int64(handle, column)) }
 
-    func text(_ column: Int32) -> String {
+    /// The column as text (NULL reads as empty).
+    package func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
@@ -157,7 +172,8 @@ final class SQLiteStatement {
         return UnsafeRawBufferPointer(start: pointer, count: count)
     }
 
-    func bytes(_ column: Int32) -> [UInt8] {
+    /// The column's bytes, copied.
+    package func bytes(_ column: Int32) -> [UInt8] {
         let pointer = sqlite3_column_blob(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
         guard let pointer, count > 0 else { return [] }

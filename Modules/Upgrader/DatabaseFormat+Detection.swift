@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import LiteStorage
 import LiteSupport
+import SQLiteStorage
 
 extension DatabaseFormat {
     /// The SQLite database file inside a `.cblite2` bundle (1.2+ and 2.x alike).
@@ -48,7 +49,7 @@ extension DatabaseFormat {
 
     private static func detectSingleFile(at path: String) -> DatabaseFormat {
         if case .header(let header) = readHeader(at: path) {
-            return .legacySingleFile(schemaVersion: header.userVersion)
+            return .legacySingleFile(schemaVersion: Int(header.userVersion))
         }
         return .legacySingleFile(schemaVersion: nil)
     }
@@ -61,7 +62,7 @@ extension DatabaseFormat {
         case .failed(let format):
             return format
         }
-        let version = header.userVersion
+        let version = Int(header.userVersion)
         if legacySchemaVersions.contains(version) { return .legacySQLite(schemaVersion: version) }
         if version >= firstCurrentSchemaVersion { return .currentSQLite(schemaVersion: version) }
         return .unsupportedSchema(version: version)
@@ -89,7 +90,7 @@ extension DatabaseFormat {
             }
             return .failed(.unreadable(reason: "the file is not a SQLite database"))
         }
-        if let pages = header.databaseSizeInPages, fileSize < UInt64(pages) * UInt64(header.pageSize) {
+        if let pages = header.pageCount, fileSize < UInt64(pages) * UInt64(header.pageSize) {
             return .failed(.unreadable(reason:
                 "the file is truncated: \(fileSize) bytes where its header says \(pages) pages of "
                 + "\(header.pageSize) bytes"))

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SQLiteStorage
 
 extension LegacyDatabaseReader {
     /// Reads the document with 1.x row key `key`: its winning revision, history and attachments;
@@ -10,7 +11,7 @@ extension LegacyDatabaseReader {
             let statement = try winningRevision()
             statement.reset()
             defer { statement.reset() }
-            try statement.bind(key, at: 1)
+            statement.bind(1, key)
             guard try statement.step() else { return nil }
             return (statement.int64(0), statement.bytes(1),
                     statement.isNull(2) ? nil : statement.int64(2),
@@ -30,7 +31,7 @@ extension LegacyDatabaseReader {
                     let statement = try revisionBySequence()
                     statement.reset()
                     defer { statement.reset() }
-                    try statement.bind(sequence, at: 1)
+                    statement.bind(1, sequence)
                     guard try statement.step() else { return nil }
                     return (statement.bytes(0), statement.isNull(1) ? nil : statement.int64(1),
                             statement.int64(2))

@@ -1,5 +1,8 @@
 import CSQLite
 import FoundationEssentials
+import LiteStorage
+import LiteSupport
+import SQLiteStorage
 
 /// Reads a Couchbase Lite 1.2+ SQLite database for migration, never modifying the original.
 ///
@@ -84,14 +87,11 @@ package final class LegacyDatabaseReader {
                 underlying: error)
         }
         do {
-            connection = try SQLiteConnection(path: copy.path)
+            // Read-write, so that SQLite can recover a copied WAL.
+            connection = try Self.sqliteFailure(opening: bundlePath) {
+                try SQLiteConnection(path: copy.path, flags: SQLITE_OPEN_READWRITE)
+            }
             schemaVersion = try Self.prepareCopy(connection, bundlePath: bundlePath)
-        } catch let failure as SQLiteFailure {
-            // allowed: removing our own scratch copy; one left behind holds no user data
-            try? FileManager.default.removeItem(at: workingDirectory)
-            throw UpgraderError(failure.isCorruption ? .corrupt : .fileSystem,
-                "1.x database at \(bundlePath) cannot be opened: \(failure.message)",
-                path: bundlePath, underlying: failure)
         } catch {
             // allowed: removing our own scratch copy; one left behind holds no user data
             try? FileManager.default.removeItem(at: workingDirectory)
@@ -129,7 +129,7 @@ package final class LegacyDatabaseReader {
             let statement = try connection.prepare(
                 "SELECT docid FROM docs WHERE substr(docid, 1, 1) = '_' ORDER BY doc_id")
             var ids: [String] = []
-            while try statement.step() { ids.append(statement.text(0) ?? "") }
+            while try statement.step() { ids.append(statement.text(0)) }
             return ids
         }
     }
@@ -172,14 +172,14 @@ package final class LegacyDatabaseReader {
     package func document(withID id: String) throws -> LegacyDocument? {
         let key: Int64? = try readFailure(while: "looking up document \"\(id)\"") {
             let statement = try connection.prepare("SELECT doc_id FROM docs WHERE docid = ?")
-            try statement.bind(id, at: 1)
+            statement.bind(1, id)
             return try statement.step() ? statement.int64(0) : nil
         }
         guard let key else { return nil }
         return try readDocument(key: key, id: id)
     }
 
-    func winningRevision() throws(SQLiteFailure) -> SQLiteStatement {
+    func winningRevision() throws -> SQLiteStatement {
         if let statement = winningRevisionStatement { return statement }
         // LiteCore's rule for the current revision: a live leaf before a deleted one, then the
         // highest revision ID in REVID order.
@@ -191,7 +191,7 @@ package final class LegacyDatabaseReader {
         return statement
     }
 
-    func revisionBySequence() throws(SQLiteFailure) -> SQLiteStatement {
+    func revisionBySequence() throws -> SQLiteStatement {
         if let statement = revisionBySequenceStatement { return statement }
         let statement = try connection.prepare(
             "SELECT revid, parent, doc_id FROM revs WHERE sequence = ?")
@@ -205,13 +205,30 @@ package final class LegacyDatabaseReader {
                         _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let failure as SQLiteFailure {
-            let code: UpgraderError.Code = failure.isCorruption ? .corrupt : .fileSystem
-            let what = failure.isCorruption ? "is corrupt" : "could not be read"
-            throw UpgraderError(code,
-                "1.x database \(bundleURL.path) \(what) while \(activity()): \(failure.message)",
-                path: bundleURL.path, documentID: documentID, underlying: failure)
+        } catch let failure as StorageError {
+            let isCorruption = Self.isCorruption(failure)
+            throw UpgraderError(isCorruption ? .corrupt : .fileSystem,
+                "1.x database \(bundleURL.path) \(isCorruption ? "is corrupt" : "could not be read") while "
+                + "\(activity()): \(failure.message)", path: bundleURL.path, documentID: documentID, underlying: failure)
         }
+    }
+
+    /// Opens SQLite on the copy, turning its failure into an ``UpgraderError``.
+    private static func sqliteFailure(opening bundlePath: String,
+                                      _ body: () throws -> SQLiteConnection) throws -> SQLiteConnection {
+        do {
+            return try body()
+        } catch {
+            throw UpgraderError(isCorruption(error) ? .corrupt : .fileSystem,
+                "1.x database at \(bundlePath) cannot be opened: \((error as? StorageError)?.message ?? "\(error)")",
+                path: bundlePath, underlying: error)
+        }
+    }
+
+    /// Whether SQLite found the file damaged or not a database at all.
+    private static func isCorruption(_ error: any Error) -> Bool {
+        guard let code = (error as? any CodedError)?.errorCode else { return false }
+        return code == .corruptData || code == .notADatabaseFile
     }
 
     /// Copies the database and its WAL files byte for byte into a new private folder.
@@ -234,14 +251,14 @@ package final class LegacyDatabaseReader {
 
     /// Registers the collation, checks version and integrity; returns the schema version.
     private static func prepareCopy(_ connection: SQLiteConnection, bundlePath: String) throws -> Int {
-        func corrupt(_ problem: String, _ failure: SQLiteFailure? = nil) -> UpgraderError {
+        func corrupt(_ problem: String, _ failure: (any Error)? = nil) -> UpgraderError {
             UpgraderError(.corrupt, "1.x database at \(bundlePath) is damaged (\(problem)): restore "
                 + "it from a backup, or repair it with the 1.x app, before upgrading",
                           path: bundlePath, underlying: failure)
         }
         guard LegacyRevisionID.registerCollation(on: connection.handle) == SQLITE_OK else {
             throw corrupt("cannot register the REVID collation",
-                          connection.failure(SQLITE_ERROR, sql: nil))
+                          connection.error(SQLITE_ERROR, doing: "registering the REVID collation"))
         }
         let schemaVersion: Int
         do {
@@ -260,13 +277,14 @@ package final class LegacyDatabaseReader {
             var findings: [String] = []
             while try check.step() {
                 // The first row of a failed check only names the schema ("*** in database main ***").
-                if let line = check.text(0), !line.hasPrefix("***") { findings.append(line) }
+                let line = check.text(0)
+                if !line.hasPrefix("***") { findings.append(line) }
             }
             guard findings == ["ok"] else {
                 throw corrupt("SQLite's integrity check found: \(findings.joined(separator: "; "))")
             }
-        } catch let failure as SQLiteFailure {
-            throw corrupt(failure.message, failure)
+        } catch where error is StorageError {
+            throw corrupt("\(error)", error)
         }
         for (table, columns) in [("docs", "doc_id, docid"),
                                  ("revs", "sequence, doc_id, revid, parent, current, deleted, json, no_attachments")] {

@@ -1,3 +1,5 @@
+import SQLiteStorage
+
 /// Reads a 1.x database's migrated documents one at a time, in 1.x insertion order.
 ///
 /// Made by ``LegacyDatabaseReader/makeDocumentEnumerator()``; documents whose ID starts with
@@ -23,7 +25,7 @@ package final class LegacyDocumentEnumerator {
     package func next() throws -> LegacyDocument? {
         while true {
             let row: (key: Int64, id: String)? = try reader.readFailure(while: "listing documents") {
-                try statement.step() ? (statement.int64(0), statement.text(1) ?? "") : nil
+                try statement.step() ? (statement.int64(0), statement.text(1)) : nil
             }
             guard let row else { return nil }
             // Underscore-prefixed IDs are design and other special documents in 1.x.

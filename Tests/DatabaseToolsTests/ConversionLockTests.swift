@@ -1,4 +1,5 @@
 import CouchbaseLiteSwift
+import DatabaseConversion
 import DatabaseTools
 import Foundation
 import LiteDatabase

@@ -1,4 +1,5 @@
 import BlobStore
+import DatabaseConversion
 import DatabaseTools
 import Foundation
 import LiteDatabase

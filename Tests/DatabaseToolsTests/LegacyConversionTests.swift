@@ -1,5 +1,6 @@
 import BlobStore
 import CouchbaseLiteSwift
+import DatabaseConversion
 import DatabaseTools
 import Fleece
 import Foundation

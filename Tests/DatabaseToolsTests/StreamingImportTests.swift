@@ -1,3 +1,4 @@
+import DatabaseConversion
 import DatabaseTools
 import Fleece
 import Foundation

@@ -10,7 +10,8 @@ import TestSupport
     private static let toolModules = ["Modules/LiteSupport", "Modules/Fleece", "Modules/LiteStorage",
                                       "Modules/SQLiteStorage", "Modules/RocksDBStorage", "Modules/BlobStore",
                                       "Modules/LiteDatabase", "Modules/LiteText", "Modules/LiteQuery",
-                                      "Modules/Upgrader", "Modules/DatabaseTools", "Tools/CommandLineSupport",
+                                      "Modules/Upgrader", "Modules/DatabaseConversion", "Modules/DatabaseTools",
+                                      "Tools/CommandLineSupport",
                                       "Tools/cblite", "Tools/cblite-convert"]
 
     private static let repository = URL(fileURLWithPath: #filePath)

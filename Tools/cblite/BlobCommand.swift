@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlobStore
 import CommandLineSupport
+import DatabaseConversion
 import DatabaseTools
 import FoundationEssentials
 import LiteSupport

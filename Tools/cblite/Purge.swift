@@ -1,5 +1,6 @@
 import CommandLineSupport
 import ArgumentParser
+import DatabaseConversion
 import DatabaseTools
 
 /// `cblite purge DB DOCID`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import DatabaseConversion
 import DatabaseTools
 import Fleece
 import FoundationEssentials
