@@ -109,6 +109,7 @@ extension Query {
     /// }
     /// ```
     @discardableResult
+    @preconcurrency
     public func addChangeListener(withQueue queue: DispatchQueue? = nil,
                                   _ listener: @escaping @Sendable (QueryChange) -> Void) -> ListenerToken {
         guard let database else {
