@@ -59,8 +59,13 @@ package final class BLIPConnection: Sendable {
         self.transport = transport
         let (queued, input) = AsyncStream<BLIPIncomingRequest>.makeStream()
         let gate = RequestGate(limit: limits.maxQueuedRequests)
-        let taker = RequestTaker(queued.makeAsyncIterator(), gate: gate)
-        requests = AsyncStream(unfolding: { await taker.next() })
+        // The consuming end counts each request as taken.
+        let taker = UnfoldingIterator(queued.makeAsyncIterator())
+        requests = AsyncStream(unfolding: {
+            let request = await taker.next()
+            if request != nil { gate.taken() }
+            return request
+        })
         requestInput = input
         requestGate = gate
         state = Locked(BLIPConnectionState(limits: limits, compressionLevel: compressionLevel))

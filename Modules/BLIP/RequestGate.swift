@@ -57,22 +57,3 @@ final class RequestGate: Sendable {
         waiter?.resume()
     }
 }
-
-/// The consuming end of ``BLIPConnection/requests``: counts each request as taken.
-final class RequestTaker: @unchecked Sendable {
-    // @unchecked: `requests` is iterated from one task (documented), so `next()` never runs
-    // concurrently with itself.
-    private var iterator: AsyncStream<BLIPIncomingRequest>.AsyncIterator
-    private let gate: RequestGate
-
-    init(_ iterator: AsyncStream<BLIPIncomingRequest>.AsyncIterator, gate: RequestGate) {
-        self.iterator = iterator
-        self.gate = gate
-    }
-
-    func next() async -> BLIPIncomingRequest? {
-        let request = await iterator.next()
-        if request != nil { gate.taken() }
-        return request
-    }
-}

@@ -1,4 +1,5 @@
 import BLIP
+import LiteSupport
 import NIOCore
 import NIOWebSocket
 
@@ -59,11 +60,18 @@ package final class WebSocketBLIPTransport: BLIPTransport {
         let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         // Each frame counts as taken when the reader asks for the next one (it handles frames
         // one at a time); a resume hops to the event loop only when reading was paused.
-        let taker = FrameTaker(stream.makeAsyncIterator()) { [eventLoop = channel.eventLoop] count in
-            guard flow.taken(count) else { return }
-            eventLoop.execute { bound.value.resumeReading() }
-        }
-        let counted = AsyncThrowingStream<[UInt8], any Error>(unfolding: { try await taker.next() })
+        let taker = UnfoldingIterator(stream.makeAsyncIterator())
+        let previous = Locked(0)   // the size of the frame handed out last, not yet reported
+        let counted = AsyncThrowingStream<[UInt8], any Error>(unfolding: { [eventLoop = channel.eventLoop] in
+            let count = previous.withLock { count in
+                defer { count = 0 }
+                return count
+            }
+            if count > 0, flow.taken(count) { eventLoop.execute { bound.value.resumeReading() } }
+            let frame = try await taker.next()
+            previous.withLock { $0 = frame?.count ?? 0 }
+            return frame
+        })
         return WebSocketBLIPTransport(incoming: counted, peerHeaders: peerHeaders, subprotocol: subprotocol,
                                       remoteAddress: channel.remoteAddress.map(Self.describe),
                                       eventLoop: channel.eventLoop,
@@ -118,30 +126,5 @@ package final class WebSocketBLIPTransport: BLIPTransport {
         guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
         if case .v6 = address { return "[\(ip)]:\(port)" }
         return "\(ip):\(port)"
-    }
-}
-
-/// The consuming end of a transport's frames: reports each frame as taken once the reader asks
-/// for the next one.
-private final class FrameTaker: @unchecked Sendable {
-    // @unchecked: `incoming` has one reader at a time (BLIPTransport), so `next()` never runs
-    // concurrently with itself.
-    private var iterator: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator
-    private var previous = 0
-    private let onTaken: @Sendable (Int) -> Void
-
-    init(_ iterator: AsyncThrowingStream<[UInt8], any Error>.AsyncIterator, onTaken: @escaping @Sendable (Int) -> Void) {
-        self.iterator = iterator
-        self.onTaken = onTaken
-    }
-
-    func next() async throws -> [UInt8]? {
-        if previous > 0 {
-            onTaken(previous)
-            previous = 0
-        }
-        let frame = try await iterator.next()
-        previous = frame?.count ?? 0
-        return frame
     }
 }

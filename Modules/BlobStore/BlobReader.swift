@@ -1,5 +1,6 @@
 import Crypto
 import FoundationEssentials
+import LiteSupport
 
 /// Reads one blob in chunks, hashing as it goes, and checks the content when the end is reached.
 ///
@@ -13,7 +14,7 @@ import FoundationEssentials
 /// ```
 ///
 /// A reader belongs to one thread at a time. It closes its file when released.
-package final class BlobReader {
+package final class BlobReader: Sendable {
     /// The blob being read.
     package let key: BlobKey
     /// The size of the blob's file when it was opened: the number of bytes the reader will give.
@@ -21,10 +22,15 @@ package final class BlobReader {
 
     private let path: String
     private let expectedLength: Int64?
-    private var descriptor: FileDescriptor?
-    private var hasher = Insecure.SHA1()
-    private var bytesRead: Int64 = 0
-    private var reachedVerifiedEnd = false
+    /// Where the reading is; behind a lock so that a reader may be handed between threads (the
+    /// replicator's body source), though one reads it at a time.
+    private struct Progress: Sendable {
+        var descriptor: FileDescriptor?
+        var hasher = Insecure.SHA1()
+        var bytesRead: Int64 = 0
+        var reachedVerifiedEnd = false
+    }
+    private let progress = Locked(Progress())
 
     init(key: BlobKey, path: String, expectedLength: Int64?) throws(BlobStoreError) {
         self.key = key
@@ -50,11 +56,11 @@ package final class BlobReader {
             descriptor.close()
             throw sizeMismatch(actual: length, expected: expectedLength)
         }
-        self.descriptor = descriptor
+        progress.withLock { $0.descriptor = descriptor }
     }
 
     /// The number of bytes given out so far.
-    package var offset: Int64 { bytesRead }
+    package var offset: Int64 { progress.withLock { $0.bytesRead } }
 
     /// Reads the next bytes into `buffer` (which must not be empty).
     ///
@@ -63,8 +69,15 @@ package final class BlobReader {
     /// - Throws: `BlobStoreError` `.corrupt` when the end is reached and the content does not
     ///   match the key or length, `.closed` after ``close()``, `.io` when the file cannot be read.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(BlobStoreError) -> Int {
-        if reachedVerifiedEnd { return 0 }
-        guard let descriptor else {
+        try progress.withLock { progress in
+            Result { () throws(BlobStoreError) in try read(into: buffer, progress: &progress) }
+        }.get()
+    }
+
+    private func read(into buffer: UnsafeMutableRawBufferPointer,
+                      progress: inout Progress) throws(BlobStoreError) -> Int {
+        if progress.reachedVerifiedEnd { return 0 }
+        guard let descriptor = progress.descriptor else {
             throw BlobStoreError(.closed, "blob \(key): the reader was closed")
         }
         guard !buffer.isEmpty else {
@@ -77,11 +90,11 @@ package final class BlobReader {
             throw BlobStoreError(.io, "blob \(key): cannot read \"\(path)\"", underlying: error)
         }
         if count == 0 {
-            try verifyEnd()
+            try verifyEnd(&progress)
             return 0
         }
-        hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        bytesRead += Int64(count)
+        progress.hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        progress.bytesRead += Int64(count)
         return count
     }
 
@@ -92,7 +105,7 @@ package final class BlobReader {
         guard maxLength > 0 else {
             throw BlobStoreError(.invalidArgument, "blob \(key): chunk size \(maxLength) is not positive")
         }
-        let remaining = max(0, length - bytesRead)
+        let remaining = max(0, length - offset)
         // Asking for at least one byte past the known end lets the read detect the end.
         var chunk = Data(count: Int(min(Int64(maxLength), max(remaining, 1))))
         let count = try chunk.withUnsafeMutableBytes { buffer in
@@ -105,7 +118,7 @@ package final class BlobReader {
 
     /// Reads everything that is left and checks it.
     package func readToEnd() throws(BlobStoreError) -> Data {
-        let remaining = max(0, length - bytesRead)
+        let remaining = max(0, length - offset)
         guard let capacity = Int(exactly: remaining) else {
             throw BlobStoreError(.io, "blob \(key): \(remaining) bytes do not fit in memory")
         }
@@ -127,14 +140,19 @@ package final class BlobReader {
 
     /// Closes the file; further reads throw. Closing twice is harmless.
     package func close() {
-        descriptor?.close()
-        descriptor = nil
+        progress.withLock(Self.close)
+    }
+
+    private static func close(_ progress: inout Progress) {
+        progress.descriptor?.close()
+        progress.descriptor = nil
     }
 
     deinit { close() }
 
-    private func verifyEnd() throws(BlobStoreError) {
-        close()
+    private func verifyEnd(_ progress: inout Progress) throws(BlobStoreError) {
+        Self.close(&progress)
+        let bytesRead = progress.bytesRead
         if bytesRead != length {
             throw BlobStoreError(.corrupt, "blob \(key): file \"\(path)\" changed while it was read "
                 + "(\(length) bytes when opened, \(bytesRead) read)")
@@ -142,12 +160,12 @@ package final class BlobReader {
         if let expectedLength, expectedLength != bytesRead {
             throw sizeMismatch(actual: bytesRead, expected: expectedLength)
         }
-        let actual = BlobKey(finalizing: hasher)
+        let actual = BlobKey(finalizing: progress.hasher)
         guard actual == key else {
             throw BlobStoreError(.corrupt, "blob \(key): file \"\(path)\" is corrupt: its content "
                 + "has digest \(actual), not the digest its name promises")
         }
-        reachedVerifiedEnd = true
+        progress.reachedVerifiedEnd = true
     }
 
     private func sizeMismatch(actual: Int64, expected: Int64) -> BlobStoreError {

@@ -1,5 +1,6 @@
 import Crypto
 import FoundationEssentials
+import LiteSupport
 
 /// Writes one new blob in chunks: each chunk goes to a temporary file and into the SHA-1, and
 /// ``finish(expecting:expectedLength:)`` moves the file to its key's name.
@@ -16,16 +17,27 @@ import FoundationEssentials
 /// ```
 ///
 /// A writer belongs to one thread at a time; use one writer per blob being written.
-package final class BlobWriter {
+package final class BlobWriter: Sendable {
     /// The store the blob is written into.
     package let store: BlobStore
 
     private let temporaryName: String
     private let temporaryPath: String
-    private var descriptor: FileDescriptor?
-    private var hasher = Insecure.SHA1()
-    private var bytesWritten: Int64 = 0
-    private var isDone = false
+    /// What was written; behind a lock so that a writer may be handed between threads (the
+    /// replicator's incoming blob), though one writes it at a time.
+    private struct Progress: Sendable {
+        var descriptor: FileDescriptor?
+        var hasher = Insecure.SHA1()
+        var bytesWritten: Int64 = 0
+        var isDone = false
+    }
+    private let progress = Locked(Progress())
+
+    private enum AppendOutcome {
+        case written
+        case closed
+        case failed(any Error)
+    }
 
     init(store: BlobStore) throws(BlobStoreError) {
         self.store = store
@@ -42,7 +54,8 @@ package final class BlobWriter {
         // Registered before the file exists, so compaction can never see it unprotected.
         BlobStore.liveTemporaryFiles.withLock { _ = $0.insert(temporaryPath) }
         do {
-            descriptor = try FileDescriptor.createExclusively(temporaryPath)
+            let descriptor = try FileDescriptor.createExclusively(temporaryPath)
+            progress.withLock { $0.descriptor = descriptor }
         } catch {
             BlobStore.liveTemporaryFiles.withLock { _ = $0.remove(temporaryPath) }
             throw BlobStoreError(.io, "cannot create a temporary blob file in \"\(directory.path)\"",
@@ -51,24 +64,33 @@ package final class BlobWriter {
     }
 
     /// The number of bytes appended so far.
-    package var length: Int64 { bytesWritten }
+    package var length: Int64 { progress.withLock { $0.bytesWritten } }
 
     /// Appends bytes to the blob.
     ///
     /// - Throws: `BlobStoreError` `.io` when the file cannot be written (the writer is then
     ///   aborted), `.closed` after ``finish(expecting:expectedLength:)`` or ``abort()``.
     package func append(_ bytes: UnsafeRawBufferPointer) throws(BlobStoreError) {
-        guard let descriptor else {
-            throw BlobStoreError(.closed, "blob writer \"\(temporaryName)\" was already finished or aborted")
+        let outcome = progress.withLock { progress -> AppendOutcome in
+            guard let descriptor = progress.descriptor else { return .closed }
+            do {
+                try descriptor.writeAll(bytes)
+            } catch {
+                return .failed(error)
+            }
+            progress.hasher.update(bufferPointer: bytes)
+            progress.bytesWritten += Int64(bytes.count)
+            return .written
         }
-        do {
-            try descriptor.writeAll(bytes)
-        } catch {
+        switch outcome {
+        case .written:
+            return
+        case .closed:
+            throw BlobStoreError(.closed, "blob writer \"\(temporaryName)\" was already finished or aborted")
+        case .failed(let error):
             abort()
             throw BlobStoreError(.io, "cannot write a blob to \"\(temporaryPath)\"", underlying: error)
         }
-        hasher.update(bufferPointer: bytes)
-        bytesWritten += Int64(bytes.count)
     }
 
     /// Appends bytes to the blob.
@@ -95,7 +117,9 @@ package final class BlobWriter {
     @discardableResult
     package func finish(expecting expectedKey: BlobKey? = nil, expectedLength: Int64? = nil)
         throws(BlobStoreError) -> BlobKey {
-        guard let descriptor else {
+        guard let (descriptor, hasher, bytesWritten) = progress.withLock({ progress in
+            progress.descriptor.map { ($0, progress.hasher, progress.bytesWritten) }
+        }) else {
             throw BlobStoreError(.closed, "blob writer \"\(temporaryName)\" was already finished or aborted")
         }
         let key = BlobKey(finalizing: hasher)
@@ -119,7 +143,7 @@ package final class BlobWriter {
             throw BlobStoreError(.io, "blob \(key): cannot flush \"\(temporaryPath)\" to disk", underlying: error)
         }
         descriptor.close()
-        self.descriptor = nil
+        progress.withLock { $0.descriptor = nil }
         defer { finishCleanup() }
 
         let finalPath = store.path(for: key)
@@ -145,9 +169,13 @@ package final class BlobWriter {
 
     /// Abandons the blob and removes its temporary file. Aborting twice is harmless.
     package func abort() {
-        guard !isDone else { return }
-        descriptor?.close()
-        descriptor = nil
+        let done = progress.withLock { progress -> Bool in
+            guard !progress.isDone else { return true }
+            progress.descriptor?.close()
+            progress.descriptor = nil
+            return false
+        }
+        guard !done else { return }
         _ = try? FileSystem.removeFile(temporaryPath)   // allowed: abandoning; a leftover temporary file is swept by compaction
         finishCleanup()
     }
@@ -155,7 +183,7 @@ package final class BlobWriter {
     deinit { abort() }
 
     private func finishCleanup() {
-        isDone = true
+        progress.withLock { $0.isDone = true }
         BlobStore.liveTemporaryFiles.withLock { _ = $0.remove(temporaryPath) }
     }
 }

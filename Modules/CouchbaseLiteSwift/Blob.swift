@@ -14,7 +14,8 @@ import LiteSupport
 /// let bytes = database.document(withID: doc.id)?.blob(forKey: "avatar")?.content
 /// ```
 public final class Blob: @unchecked Sendable, Equatable, Hashable {
-    // @unchecked: every mutable field lives in `state`, behind a lock.
+    // Unchecked: every mutable field lives in `state`, behind a lock, but a blob made from an
+    // `InputStream` (not Sendable) keeps it there until the save reads it, once, under the lock.
 
     private enum Content {
         case data(Data)

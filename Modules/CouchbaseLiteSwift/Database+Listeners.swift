@@ -4,6 +4,7 @@ extension Database {
     /// Calls `listener` after every committed change to the database (also changes made by
     /// other open instances of it in this process), on the database's listener queue.
     @discardableResult
+    @preconcurrency
     public func addChangeListener(_ listener: @escaping @Sendable (DatabaseChange) -> Void) -> ListenerToken {
         addChangeListener(withQueue: nil, listener: listener)
     }
@@ -11,6 +12,7 @@ extension Database {
     /// Calls `listener` after every committed change to the database, on `queue` (default: a
     /// serial queue of this database; Linux programs often run no main queue).
     @discardableResult
+    @preconcurrency
     public func addChangeListener(withQueue queue: DispatchQueue?,
                                   listener: @escaping @Sendable (DatabaseChange) -> Void) -> ListenerToken {
         let queue = queue ?? listenerQueue
@@ -24,6 +26,7 @@ extension Database {
 
     /// Calls `listener` after every committed change to the document `id`.
     @discardableResult
+    @preconcurrency
     public func addDocumentChangeListener(withID id: String,
                                           listener: @escaping @Sendable (DocumentChange) -> Void) -> ListenerToken {
         addDocumentChangeListener(withID: id, queue: nil, listener: listener)
@@ -31,6 +34,7 @@ extension Database {
 
     /// Calls `listener` on `queue` after every committed change to the document `id`.
     @discardableResult
+    @preconcurrency
     public func addDocumentChangeListener(withID id: String, queue: DispatchQueue?,
                                           listener: @escaping @Sendable (DocumentChange) -> Void) -> ListenerToken {
         let queue = queue ?? listenerQueue

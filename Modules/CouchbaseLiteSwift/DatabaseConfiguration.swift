@@ -1,4 +1,5 @@
 import Foundation
+import LiteSupport
 
 /// Options for opening a ``Database``.
 ///
@@ -8,19 +9,22 @@ import Foundation
 /// config.storageEngine = .rocksdb
 /// let database = try Database(name: "orders", config: config)
 /// ```
-public final class DatabaseConfiguration: @unchecked Sendable {
-    // @unchecked: a configuration is mutated by its creator before it is handed to a Database,
-    // which keeps its own copy; sharing one while mutating it is the caller's race, as in 2.x.
-
+public final class DatabaseConfiguration: Sendable {
     /// The folder that holds the database bundle; by default the current directory's
     /// `CouchbaseLite` folder.
-    public var directory: String
+    public var directory: String {
+        get { settings.withLock { $0.directory } }
+        set { settings.withLock { $0.directory = newValue } }
+    }
 
     /// The engine a new database uses (SQLite when nil). An existing database opens in the engine
     /// its files are in when this is nil; naming another engine converts it in place when it is
     /// opened (built beside the original, verified, then swapped in; a crash leaves a usable
     /// database).
-    public var storageEngine: StorageEngine?
+    public var storageEngine: StorageEngine? {
+        get { settings.withLock { $0.storageEngine } }
+        set { settings.withLock { $0.storageEngine = newValue } }
+    }
 
     /// Whether opening a Couchbase Lite 1.x database upgrades it to 2.x (the default). When
     /// false, opening one throws `.databaseTooOld` and changes nothing, so an app can ask its
@@ -35,20 +39,29 @@ public final class DatabaseConfiguration: @unchecked Sendable {
     ///     // a 1.x database: confirm, then open with upgradesLegacyDatabases = true
     /// }
     /// ```
-    public var upgradesLegacyDatabases: Bool
+    public var upgradesLegacyDatabases: Bool {
+        get { settings.withLock { $0.upgradesLegacyDatabases } }
+        set { settings.withLock { $0.upgradesLegacyDatabases = newValue } }
+    }
+
+    /// The settings, behind one lock (a configuration may be shared between threads).
+    private struct Settings: Sendable {
+        var directory: String
+        var storageEngine: StorageEngine?
+        var upgradesLegacyDatabases: Bool
+    }
+    private let settings: Locked<Settings>
 
     /// Makes the default configuration.
     public init() {
-        directory = Self.defaultDirectory
-        storageEngine = nil
-        upgradesLegacyDatabases = true
+        settings = Locked(Settings(directory: Self.defaultDirectory, storageEngine: nil, upgradesLegacyDatabases: true))
     }
 
     /// Makes a copy of another configuration.
     public init(config: DatabaseConfiguration?) {
-        directory = config?.directory ?? Self.defaultDirectory
-        storageEngine = config?.storageEngine
-        upgradesLegacyDatabases = config?.upgradesLegacyDatabases ?? true
+        let copied = config?.settings.withLock { $0 }
+        settings = Locked(copied ?? Settings(directory: Self.defaultDirectory, storageEngine: nil,
+                                             upgradesLegacyDatabases: true))
     }
 
     /// `<current directory>/CouchbaseLite`.

@@ -16,7 +16,9 @@ import LiteSupport
 /// and errors, `***` for debug), as Couchbase Lite's plain-text logs are. Writing and rotation
 /// happen before the logging call returns, so a file is complete as soon as the call is.
 public final class FileLogger: Sendable {
-    private struct State {
+    private struct State: @unchecked Sendable {
+        // Unchecked: `RotatingLogFile`s (classes owning a descriptor, not thread-safe) are made,
+        // used and dropped only inside `state`'s lock and never handed out of it.
         var settings: LogFileConfiguration.Values?
         var level = LogLevel.none
         var files: [LogLevel: RotatingLogFile] = [:]
@@ -24,7 +26,6 @@ public final class FileLogger: Sendable {
         var reportedFailure = false
     }
 
-    /// `RotatingLogFile`s are not thread-safe; they are only touched inside this lock.
     private let state = Locked(State())
 
     init() {}

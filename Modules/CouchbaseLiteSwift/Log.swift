@@ -22,6 +22,8 @@ public final class Log: Sendable {
     /// The app's logger, boxed: the ``Logger`` protocol does not require `Sendable` (2.x's does
     /// not), and the documented contract is that it can be called from any thread.
     private struct CustomBox: @unchecked Sendable {
+        // Unchecked: the app's logger is called from any thread, as in 2.x; Swift cannot check
+        // the app's type, and requiring `Sendable` would break 2.x code.
         let logger: any Logger
     }
 

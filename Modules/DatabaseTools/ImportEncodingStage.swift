@@ -16,8 +16,7 @@ import LiteSupport
 /// every chunk it allowed (or calls ``settle()``) before the transaction ends: the keys this
 /// stage adds to the shared-key table then belong to the transaction that persists them (or
 /// forgets them when it fails).
-final class ImportEncodingStage: @unchecked Sendable {
-    // @unchecked: `state` is only read and written while `condition` is locked.
+final class ImportEncodingStage: Sendable {
 
     /// One document ready to store.
     struct Document: Sendable {
@@ -39,7 +38,7 @@ final class ImportEncodingStage: @unchecked Sendable {
     /// handing over costs nothing.
     static let chunkSize = 64
 
-    private struct State {
+    private struct State: Sendable {
         /// Documents the importer allowed so far, and those the stage handed out in chunks.
         var allowed = 0
         var encoded = 0
@@ -51,8 +50,14 @@ final class ImportEncodingStage: @unchecked Sendable {
         var validation: Result<Int, DatabaseToolsError>?
     }
 
-    private let condition = ThreadCondition()
-    private var state = State()
+    private let state = ThreadCondition(State())
+
+    /// What the stage's thread does next.
+    private enum Step {
+        case stop
+        case validate(consumed: Int)
+        case encode(count: Int)
+    }
 
     /// Starts the stage's thread on the input at `path`; it waits for the first allowance.
     init(path: String, idKey: String, sharedKeys: SharedKeys) {
@@ -72,28 +77,30 @@ final class ImportEncodingStage: @unchecked Sendable {
         }
         let encoder = FleeceEncoder(sharedKeys: sharedKeys)
         while true {
-            condition.lock()
-            while !state.stopping && !(state.validationRequested && state.validation == nil)
-                    && (state.finished || state.encoded >= state.allowed) { condition.wait() }
-            if state.stopping {
-                condition.unlock()
-                return
-            }
-            if state.validationRequested && state.validation == nil {
-                let consumed = state.encoded
+            let step = state.withLock(when: { state in
+                state.stopping || (state.validationRequested && state.validation == nil)
+                    || (!state.finished && state.encoded < state.allowed)
+            }) { state -> Step in
+                if state.stopping { return .stop }
                 state.working = true
-                condition.unlock()
-                let result = validateRest(of: &reader, readerError: readerError, consumed: consumed, path: path, idKey: idKey)
-                condition.lock()
-                state.validation = result
-                state.working = false
-                condition.broadcast()
-                condition.unlock()
-                continue
+                if state.validationRequested && state.validation == nil { return .validate(consumed: state.encoded) }
+                return .encode(count: min(Self.chunkSize, state.allowed - state.encoded))
             }
-            let count = min(Self.chunkSize, state.allowed - state.encoded)
-            state.working = true
-            condition.unlock()
+            let count: Int
+            switch step {
+            case .stop:
+                return
+            case .validate(let consumed):
+                let result = validateRest(of: &reader, readerError: readerError, consumed: consumed, path: path, idKey: idKey)
+                state.withLock { state in
+                    state.validation = result
+                    state.working = false
+                    self.state.broadcast()
+                }
+                continue
+            case .encode(let allowed):
+                count = allowed
+            }
 
             var chunk = Chunk()
             if let readerError {
@@ -111,13 +118,13 @@ final class ImportEncodingStage: @unchecked Sendable {
                 }
             }
 
-            condition.lock()
-            state.working = false
-            state.encoded += chunk.documents.count
-            if chunk.atEnd || chunk.error != nil { state.finished = true }
-            state.ready.append(chunk)
-            condition.broadcast()
-            condition.unlock()
+            state.withLock { state in
+                state.working = false
+                state.encoded += chunk.documents.count
+                if chunk.atEnd || chunk.error != nil { state.finished = true }
+                state.ready.append(chunk)
+                self.state.broadcast()
+            }
         }
     }
 
@@ -148,55 +155,53 @@ final class ImportEncodingStage: @unchecked Sendable {
     /// - Returns: the number of documents in the input.
     /// - Throws: the error of the first bad document after those taken, or of reading the input.
     func validateRest() throws -> Int {
-        condition.lock()
-        state.validationRequested = true
-        condition.broadcast()
-        while state.validation == nil { condition.wait() }
-        let result = state.validation
-        condition.unlock()
+        state.withLock { state in
+            state.validationRequested = true
+            self.state.broadcast()
+        }
+        let result = state.withLock(when: { $0.validation != nil }) { $0.validation }
         guard let result else { throw DatabaseToolsError(.ioFailure, "the import's check gave no result") }
         return try result.get()
     }
 
     /// Lets the stage encode `count` more documents (it starts at once).
     func allow(_ count: Int) {
-        condition.lock()
-        state.allowed += count
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { state in
+            state.allowed += count
+            self.state.broadcast()
+        }
     }
 
     /// Waits for the next chunk of allowed documents; nil when every allowed document was
     /// taken (or the input ended and its last chunk was taken).
     func take() -> Chunk? {
-        condition.lock()
-        defer { condition.unlock() }
-        while state.ready.isEmpty {
-            if !state.working && (state.finished || state.encoded >= state.allowed) { return nil }
-            condition.wait()
+        state.withLock(when: { state in
+            !state.ready.isEmpty || (!state.working && (state.finished || state.encoded >= state.allowed))
+        }) { state in
+            state.ready.isEmpty ? nil : state.ready.removeFirst()
         }
-        return state.ready.removeFirst()
     }
 
     /// Waits until the stage is idle and drops what it encoded but nobody took, so that it no
     /// longer touches the shared keys; it encodes nothing more until allowed again. The
     /// importer calls it before leaving a transaction, whichever way it ends.
     func settle() {
-        condition.lock()
-        state.allowed = state.encoded
-        while state.working { condition.wait() }
-        state.allowed = state.encoded
-        state.ready.removeAll()
-        condition.unlock()
+        // Two steps under the lock, as the wait between them releases it anyway; nothing can
+        // start a chunk in between, as nothing is allowed.
+        state.withLock { $0.allowed = $0.encoded }
+        state.withLock(when: { !$0.working }) { state in
+            state.allowed = state.encoded
+            state.ready.removeAll()
+        }
     }
 
     /// Ends the stage's thread (after the chunk in progress, if any).
     func stop() {
         settle()
-        condition.lock()
-        state.stopping = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { state in
+            state.stopping = true
+            self.state.broadcast()
+        }
     }
 
     /// One input document as the importer stores it. When its ID comes from a property, the

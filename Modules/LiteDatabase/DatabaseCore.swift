@@ -367,7 +367,8 @@ package final class DatabaseCore: Sendable {
 
 /// The housekeeping timer that purges expired documents.
 final class ExpirationTimer: @unchecked Sendable {
-    // @unchecked: a dispatch source is thread-safe to cancel; it is created once and never mutated.
+    // Unchecked: Dispatch does not mark its sources Sendable, but cancelling one is thread-safe
+    // and `source` is created once and never replaced.
     private let source: DispatchSourceTimer
 
     init(queue: DispatchQueue, after milliseconds: Int64, handler: @escaping @Sendable () -> Void) {

@@ -5,9 +5,8 @@ import LiteSupport
 /// (the path the storage layer's write lock uses, so two spellings of one directory share it),
 /// and kept only while someone holds it.
 final class PerFileRegistry<Value: AnyObject & Sendable>: Sendable {
-    private final class WeakBox: @unchecked Sendable {
-        // @unchecked: only read and written under the registry's lock.
-        weak var value: Value?
+    private final class WeakBox: Sendable {
+        weak let value: Value?
         init(_ value: Value) { self.value = value }
     }
     private let entries = Locked<[String: WeakBox]>([:])

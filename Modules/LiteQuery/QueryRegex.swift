@@ -15,7 +15,14 @@ enum QueryRegex {
     /// How many compiled patterns are kept.
     private static let cacheCapacity = 64
 
-    private static let cache = Locked<[String: Regex<AnyRegexOutput>]>([:])
+    private static let cache = Locked<[String: CompiledRegex]>([:])
+
+    /// A compiled pattern, shared by the queries that use it.
+    private struct CompiledRegex: @unchecked Sendable {
+        // Unchecked: `Regex` is not marked Sendable, but once lowered (`compiled` matches it once
+        // before caching it) matching only reads it, and each match makes its own output.
+        let regex: Regex<AnyRegexOutput>
+    }
     /// How many patterns were compiled (a cached one is not compiled again).
     static let compilations = Locked(0)
 
@@ -25,7 +32,7 @@ enum QueryRegex {
     ///   repeats a group that itself repeats without bound (`(a+)+`, `(a|a)*`), which can take
     ///   time exponential in the length of the text.
     static func compiled(_ pattern: String) throws -> Regex<AnyRegexOutput> {
-        if let known = cache.withLock({ $0[pattern] }) { return known }
+        if let known = cache.withLock({ $0[pattern] }) { return known.regex }
         guard pattern.utf8.count <= maximumPatternLength else {
             throw QueryError("a regular expression of \(pattern.utf8.count) bytes is longer than the limit of "
                              + "\(maximumPatternLength)")
@@ -46,10 +53,12 @@ enum QueryRegex {
         } catch {
             throw QueryError("invalid regular expression \"\(pattern)\"")
         }
+        // Lowered here, before it is shared: concurrent queries then only read it.
+        _ = try? regex.firstMatch(in: "")   // allowed: only forces the lowering; the result is not wanted
         compilations.withLock { $0 += 1 }
         cache.withLock { entries in
             if entries.count >= cacheCapacity { entries.removeAll(keepingCapacity: true) }
-            entries[pattern] = regex
+            entries[pattern] = CompiledRegex(regex: regex)
         }
         return regex
     }

@@ -2,8 +2,7 @@ import Fleece
 
 /// One document as a query reads it: its metadata and its current revision's body, plus what
 /// the row's joined sources hold (another document, an UNNEST element, or nothing).
-package struct QueryRow: @unchecked Sendable {
-    // @unchecked: the Fleece document is immutable once made.
+package struct QueryRow: Sendable {
     package let id: String
     package let sequence: UInt64
     package let isDeleted: Bool

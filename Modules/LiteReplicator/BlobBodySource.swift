@@ -6,8 +6,7 @@ import BlobStore
 ///
 /// The reader checks the digest when it reaches the end; a file found corrupt then closes the
 /// connection (a reply cannot be abandoned half-sent), so the peer never stores it.
-final class BlobBodySource: BLIPBodySource, @unchecked Sendable {
-    // @unchecked: the connection reads it from its writer only, under its lock, one call at a time.
+final class BlobBodySource: BLIPBodySource, Sendable {
     private let reader: BlobReader
 
     init(reader: BlobReader) {

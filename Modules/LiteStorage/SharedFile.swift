@@ -7,10 +7,9 @@ import Synchronization
 ///
 /// Engines get one with ``retain(path:)`` when a file opens and give it back with
 /// ``release()`` when it closes.
-package final class SharedFile: @unchecked Sendable {
-    // Invariant: `owner` and `waiting` are only touched with `condition` locked.
-    private let condition = ThreadCondition()
-    private var owner: UInt = 0
+package final class SharedFile: Sendable {
+    /// The writing thread (0: none); writers wait on it in turn.
+    private let owner = ThreadCondition<UInt>(0)
 
     private struct Observers {
         var next: UInt64 = 1
@@ -26,8 +25,9 @@ package final class SharedFile: @unchecked Sendable {
     package let path: String
     /// Engine-specific state shared by all instances (e.g. one RocksDB handle per folder),
     /// guarded by ``withEngineState(_:)``.
-    private let engineState = Locked<AnyObject?>(nil)
-    private var references = 0
+    private let engineState = Locked<(any AnyObject & Sendable)?>(nil)
+    // Changed only with `registry` locked; atomic only so that the compiler can check the class.
+    private let references = Atomic<Int>(0)
 
     private init(path: String) { self.path = path }
 
@@ -39,7 +39,7 @@ package final class SharedFile: @unchecked Sendable {
         return registry.withLock { files in
             let file = files[key] ?? SharedFile(path: key)
             files[key] = file
-            file.references += 1
+            file.references.wrappingAdd(1, ordering: .relaxed)
             return file
         }
     }
@@ -47,8 +47,7 @@ package final class SharedFile: @unchecked Sendable {
     /// Gives back a reference taken by ``retain(path:)``; the last one removes the entry.
     package func release() {
         Self.registry.withLock { files in
-            references -= 1
-            if references <= 0 { files[path] = nil }
+            if references.wrappingSubtract(1, ordering: .relaxed).newValue <= 0 { files[path] = nil }
         }
     }
 
@@ -76,28 +75,28 @@ package final class SharedFile: @unchecked Sendable {
     ///   another `DataFile` instance (waiting would deadlock).
     package func lockWriter() throws {
         let me = ThreadID.current
-        condition.lock()
-        defer { condition.unlock() }
-        if owner == me {
-            throw StorageError(.busy, "data file \"\(path)\": this thread is already writing it "
-                + "through another open instance; write through that instance instead")
+        // Waiting while this thread is the owner would never end: that case throws at once.
+        try owner.withLock(when: { $0 == 0 || $0 == me }) { owner in
+            if owner == me {
+                throw StorageError(.busy, "data file \"\(path)\": this thread is already writing it "
+                    + "through another open instance; write through that instance instead")
+            }
+            owner = me
         }
-        while owner != 0 { condition.wait() }
-        owner = me
     }
 
     /// Ends the calling thread's turn as the writer and wakes one waiting writer.
     package func unlockWriter() {
-        condition.lock()
-        owner = 0
-        condition.signal()
-        condition.unlock()
+        owner.withLock { owner in
+            owner = 0
+            self.owner.signal()
+        }
     }
 
     // MARK: Engine state
 
     /// Runs `body` with the engine state slot locked (to create or share a handle).
-    package func withEngineState<T>(_ body: (inout AnyObject?) throws -> T) rethrows -> T {
+    package func withEngineState<T>(_ body: (inout (any AnyObject & Sendable)?) throws -> T) rethrows -> T {
         try engineState.withLock { try body(&$0) }
     }
 

@@ -5,10 +5,11 @@ import LiteSupport
 ///
 /// Engines consult it on every read to pick the view: the transaction's (the writing thread),
 /// a snapshot (a thread inside `withReadSnapshot`), or the latest committed data.
-package final class ThreadScopes<Snapshot: AnyObject & Sendable>: @unchecked Sendable {
+package final class ThreadScopes<Snapshot: AnyObject & Sendable>: Sendable {
     private let writer = Atomic<UInt>(0)
-    // Only the writing thread reads or changes `depth` (it owns the transaction).
-    private var depth = 0
+    // Only the writing thread reads or changes `depth` (it owns the transaction), so relaxed
+    // ordering is enough; an atomic only so that the compiler can check the class.
+    private let depth = Atomic<Int>(0)
     private let snapshotCount = Atomic<Int>(0)
     // Invariant: a thread's entry is only added and removed by that thread.
     private let snapshots = Locked<[UInt: Snapshot]>([:])
@@ -29,19 +30,18 @@ package final class ThreadScopes<Snapshot: AnyObject & Sendable>: @unchecked Sen
     /// - Returns: `true` when this is the outermost level (the caller must begin one).
     package func enterWrite() -> Bool {
         if isWriting {
-            depth += 1
+            depth.wrappingAdd(1, ordering: .relaxed)
             return false
         }
         writer.store(ThreadID.current, ordering: .releasing)
-        depth = 1
+        depth.store(1, ordering: .relaxed)
         return true
     }
 
     /// Marks the calling thread as leaving one level.
     /// - Returns: `true` when the outermost level ended (the caller commits or aborts).
     package func leaveWrite() -> Bool {
-        depth -= 1
-        if depth == 0 {
+        if depth.wrappingSubtract(1, ordering: .relaxed).newValue == 0 {
             writer.store(0, ordering: .releasing)
             return true
         }

@@ -16,8 +16,10 @@ import Darwin
 /// let counter = Locked(0)
 /// counter.withLock { $0 += 1 }
 /// ```
-package final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only read or written between `pthread_mutex_lock` and `unlock`.
+///
+/// Sendable only when `Value` is (as NIO's `NIOLockedValueBox`): the lock orders the accesses,
+/// but a non-Sendable value handed out of `withLock` could still be shared unguarded.
+package final class Locked<Value> {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // Unchecked: the mutex already makes every access exclusive (and the run-time check cost
     // as much as an uncontended lock).
@@ -46,3 +48,7 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+// Unchecked: `value` is only read or written between `pthread_mutex_lock` and `unlock`, and it
+// is Sendable itself, so what `withLock` hands out may cross threads.
+extension Locked: @unchecked Sendable where Value: Sendable {}

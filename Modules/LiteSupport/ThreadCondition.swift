@@ -6,22 +6,28 @@ import Musl
 import Darwin
 #endif
 
-/// A pthread mutex with a condition variable: what Foundation's `NSCondition` offers, without
-/// linking Foundation into the tools (docs/decisions.md, Tools-18), and understood by the thread
-/// sanitizer as ``Locked`` is.
+/// A value guarded by a pthread mutex, with a condition variable to wait on until the value is
+/// ready: what Foundation's `NSCondition` offered, without linking Foundation into the tools
+/// (docs/decisions.md, Tools-18), and understood by the thread sanitizer as ``Locked`` is.
+///
+/// Like ``Locked``, Sendable only when `Value` is. A wait happens between reads of the value,
+/// never inside an access to it: `withLock(when:_:)` evaluates its predicate afresh after every
+/// wake-up.
 ///
 /// ```swift
-/// condition.lock()
-/// while !ready { condition.wait() }
-/// condition.unlock()
+/// let queue = ThreadCondition([Int]())
+/// queue.withLock { $0.append(1); queue.signal() }
+/// let first = queue.withLock(when: { !$0.isEmpty }) { $0.removeFirst() }
 /// ```
-package final class ThreadCondition: @unchecked Sendable {
-    // @unchecked: the pthread objects are only used through their own thread-safe calls.
+package final class ThreadCondition<Value> {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
+    // Unchecked: the mutex already makes every access exclusive (as in `Locked`).
+    @exclusivity(unchecked) private var value: Value
 
-    /// An unlocked mutex and its condition.
-    package init() {
+    /// An unlocked mutex guarding `value`, and its condition.
+    package init(_ value: Value) {
+        self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -39,15 +45,25 @@ package final class ThreadCondition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Locks the mutex (not reentrant).
-    package func lock() { pthread_mutex_lock(mutex) }
+    /// Runs `body` with exclusive access to the value. Not reentrant.
+    @inline(__always)
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
 
-    /// Unlocks the mutex.
-    package func unlock() { pthread_mutex_unlock(mutex) }
-
-    /// Unlocks, sleeps until signalled (or woken spuriously: callers loop on their predicate),
-    /// and locks again. The mutex must be locked by the caller.
-    package func wait() { pthread_cond_wait(condition, mutex) }
+    /// Locks, sleeps until `isReady` holds for the value (releasing the lock while asleep and
+    /// asking again after every wake-up, spurious ones included), then runs `body` with
+    /// exclusive access to it. Not reentrant.
+    @inline(__always)
+    package func withLock<Result>(when isReady: (Value) -> Bool,
+                                  _ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !isReady(value) { pthread_cond_wait(condition, mutex) }
+        return try body(&value)
+    }
 
     /// Wakes one waiter.
     package func signal() { pthread_cond_signal(condition) }
@@ -55,3 +71,7 @@ package final class ThreadCondition: @unchecked Sendable {
     /// Wakes every waiter.
     package func broadcast() { pthread_cond_broadcast(condition) }
 }
+
+// Unchecked: `value` is only read or written with the mutex locked, and it is Sendable itself;
+// the pthread objects are only used through their own thread-safe calls.
+extension ThreadCondition: @unchecked Sendable where Value: Sendable {}

@@ -20,9 +20,7 @@ import Darwin
 ///
 /// The threads start with the first job and live as long as the process. Jobs run in the order
 /// they were enqueued; task priorities are not looked at.
-package final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `pending`, `head` and `threadsStarted` are only touched with `condition` locked;
-    // the rest never changes after init.
+package final class ThreadPoolExecutor: TaskExecutor, Sendable {
 
     /// The executor of replication (active and passive), the listener and the WebSocket transport.
     /// Four threads at least: a thread blocked in a database write (waiting on the file's write
@@ -34,10 +32,13 @@ package final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     /// How many threads run jobs.
     package let threadCount: Int
 
-    private let condition = ThreadCondition()
-    private var pending: [UnownedJob] = []
-    private var head = 0
-    private var threadsStarted = false
+    /// The jobs not yet run (read from `head`) and whether the threads were started.
+    private struct Queue: Sendable {
+        var pending: [UnownedJob] = []
+        var head = 0
+        var threadsStarted = false
+    }
+    private let queue = ThreadCondition(Queue())
 
     /// An executor with `threadCount` threads (at least one), started on the first job.
     package init(name: String, threadCount: Int) {
@@ -48,12 +49,12 @@ package final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     /// Queues a job for the next free thread.
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        condition.lock()
-        pending.append(job)
-        let start = !threadsStarted
-        threadsStarted = true
-        condition.signal()
-        condition.unlock()
+        let start = queue.withLock { queue in
+            queue.pending.append(job)
+            defer { queue.threadsStarted = true }
+            self.queue.signal()
+            return !queue.threadsStarted
+        }
         if start { startThreads() }
     }
 
@@ -63,20 +64,19 @@ package final class ThreadPoolExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     private func nextJob() -> UnownedJob {
-        condition.lock()
-        defer { condition.unlock() }
-        while head == pending.count { condition.wait() }
-        let job = pending[head]
-        head += 1
-        // The queue is read from `head`; it is compacted when drained or when half of it is spent.
-        if head == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 1024, head * 2 >= pending.count {
-            pending.removeFirst(head)
-            head = 0
+        queue.withLock(when: { $0.head < $0.pending.count }) { queue in
+            let job = queue.pending[queue.head]
+            queue.head += 1
+            // The queue is read from `head`; it is compacted when drained or when half of it is spent.
+            if queue.head == queue.pending.count {
+                queue.pending.removeAll(keepingCapacity: true)
+                queue.head = 0
+            } else if queue.head >= 1024, queue.head * 2 >= queue.pending.count {
+                queue.pending.removeFirst(queue.head)
+                queue.head = 0
+            }
+            return job
         }
-        return job
     }
 
     private func runJobs() -> Never {

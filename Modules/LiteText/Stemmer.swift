@@ -10,7 +10,9 @@ import LiteSupport
 /// let stemmer = try Stemmer(language: .english)
 /// stemmer.stem("connections")   // "connect"
 /// ```
-package final class Stemmer: Sendable {
+package final class Stemmer: @unchecked Sendable {
+    // Unchecked: libstemmer's object is a C pointer (not Sendable), used only inside
+    // `handle.withLock`, which never hands it out.
     /// The language.
     package let language: StemmingLanguage
     private let handle: Locked<OpaquePointer>

@@ -3,7 +3,7 @@ import LiteStorage
 
 /// A byte-key store in RocksDB: entries under `20|id|key`; RocksDB's default comparator is
 /// bytewise, which is the unsigned byte order the protocol promises.
-package final class RocksDBByteKeyStore: ByteKeyStore, @unchecked Sendable {
+package final class RocksDBByteKeyStore: ByteKeyStore, Sendable {
     /// The store's name.
     package let name: String
     let id: UInt32

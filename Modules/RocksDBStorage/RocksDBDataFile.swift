@@ -10,6 +10,8 @@ import LiteSupport
 /// snapshot. Across processes RocksDB's LOCK file lets only one process open the folder: a second
 /// one gets `StorageError.busy`.
 package final class RocksDBDataFile: DataFile, @unchecked Sendable {
+    // Unchecked: `transaction` and `lastTransactionWrites` belong to the thread holding the writer
+    // lock (decision Storage-1); the rest is `let`s, of C handles RocksDB makes thread-safe.
     /// The folder.
     package let path: String
     /// `RocksDB`.

@@ -6,6 +6,8 @@ import LiteSupport
 /// One open RocksDB database, shared by every `RocksDBDataFile` on the same folder in this
 /// process (RocksDB's LOCK file allows one opener per process, and one handle is thread-safe).
 final class RocksDBHandle: @unchecked Sendable {
+    // Unchecked: the C handles are RocksDB's thread-safe database and options objects, made once;
+    // `users` changes only under the shared file's engine-state lock; the pins are in `pinning`.
     let db: OpaquePointer
     let path: String
     let isReadOnly: Bool

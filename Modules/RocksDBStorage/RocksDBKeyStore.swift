@@ -3,7 +3,7 @@ import LiteStorage
 
 /// A key store in RocksDB: records under `10|id|key`, a sequence index under `11|id|seq`, an
 /// expiration index under `12|id|exp|key` (see ``RocksDBLayout``).
-package final class RocksDBKeyStore: KeyStore, @unchecked Sendable {
+package final class RocksDBKeyStore: KeyStore, Sendable {
     /// The store's name.
     package let name: String
     let id: UInt32

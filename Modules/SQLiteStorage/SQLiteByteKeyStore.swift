@@ -3,7 +3,7 @@ import LiteStorage
 
 /// A byte-key store kept in table `bk_<name>` (`key BLOB PRIMARY KEY, value BLOB`,
 /// `WITHOUT ROWID`); SQLite compares BLOBs with memcmp, which is unsigned byte order.
-package final class SQLiteByteKeyStore: ByteKeyStore, @unchecked Sendable {
+package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
     /// The store's name.
     package let name: String
     let file: SQLiteDataFile

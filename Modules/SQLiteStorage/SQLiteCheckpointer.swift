@@ -12,15 +12,15 @@ import LiteSupport
 /// (the queue has fallen behind) the writer waits for the queue and checkpoints itself, as
 /// SQLite would, so the WAL stays bounded. A passive checkpoint never waits for readers or the writer, and a crash in
 /// the middle of one loses nothing: the WAL stays the record until the checkpoint completes.
-final class SQLiteCheckpointer: @unchecked Sendable {
+final class SQLiteCheckpointer: Sendable {
     /// SQLite's own automatic checkpoint threshold, in pages.
     static let backgroundThreshold: Int32 = 1_000
     static let writerThreshold: Int32 = 4_000
 
     private let path: String
     private let queue: DispatchQueue
-    // Invariant: used only on `queue`.
-    private var connection: SQLiteConnection?
+    // Used only on `queue`, so its lock is never contended.
+    private let connection = Locked<SQLiteConnection?>(nil)
     private let state = Locked<(queued: Bool, closed: Bool)>((false, false))
 
     init(path: String) {
@@ -66,14 +66,17 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             return state.closed
         }
         guard !closed else { return }
-        if connection == nil {
-            // A connection learns the file is in WAL mode at its first read; until then a
-            // checkpoint does nothing.
-            connection = try? {   // allowed: without it, the writer's own threshold still checkpoints
-                let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
-                try connection.execute("SELECT count(*) FROM sqlite_master")
-                return connection
-            }()
+        let connection = connection.withLock { connection -> SQLiteConnection? in
+            if connection == nil {
+                // A connection learns the file is in WAL mode at its first read; until then a
+                // checkpoint does nothing.
+                connection = try? {   // allowed: without it, the writer's own threshold still checkpoints
+                    let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+                    try connection.execute("SELECT count(*) FROM sqlite_master")
+                    return connection
+                }()
+            }
+            return connection
         }
         guard let connection else { return }
         // allowed: as above, pages a passive checkpoint leaves behind stay safe in the WAL
@@ -89,8 +92,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     func close() {
         state.withLock { $0.closed = true }
         queue.sync {
-            connection?.close()
-            connection = nil
+            connection.withLock { connection in
+                connection?.close()
+                connection = nil
+            }
         }
     }
 }

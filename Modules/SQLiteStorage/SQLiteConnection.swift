@@ -7,6 +7,8 @@ import LiteStorage
 /// Invariant: used by one thread at a time — the pool hands it to one reader, or it is the
 /// writer connection and only the thread owning the transaction uses it.
 package final class SQLiteConnection: @unchecked Sendable {
+    // Unchecked: the invariant above (one thread at a time, opened `SQLITE_OPEN_NOMUTEX`); the
+    // pool and the writer lock hand it over, which orders the accesses.
     /// The open `sqlite3*`.
     package let handle: OpaquePointer
     /// The database file.

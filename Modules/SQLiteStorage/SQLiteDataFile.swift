@@ -10,6 +10,8 @@ import LiteSupport
 /// writer. Across processes, a second writer waits up to 10 s (`busy_timeout`) for the first to
 /// commit, then fails with `StorageError.busy`.
 package final class SQLiteDataFile: DataFile, @unchecked Sendable {
+    // Unchecked: `transaction` and `transactionCount` belong to the thread holding the writer
+    // lock (decision Storage-1); connections are used one thread at a time (`SQLiteConnection`).
     /// Where the file is.
     package let path: String
     /// `SQLite`.

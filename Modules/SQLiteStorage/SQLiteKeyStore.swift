@@ -3,7 +3,7 @@ import LiteStorage
 
 /// A key store kept in table `kv_<name>` with LiteCore's columns
 /// `key, sequence, flags, version, body` (+ `expiration` once one is set).
-package final class SQLiteKeyStore: KeyStore, @unchecked Sendable {
+package final class SQLiteKeyStore: KeyStore, Sendable {
     /// The store's name.
     package let name: String
     // Strong: the file drops its store cache on close, which breaks the cycle.

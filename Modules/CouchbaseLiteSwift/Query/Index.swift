@@ -1,4 +1,5 @@
 import Foundation
+import LiteSupport
 
 /// An index definition for ``Database/createIndex(_:withName:)``: a value index or a full-text
 /// index. The 2.0 guide's spelling (`Index.valueIndex(withItems:)`) and the later
@@ -9,22 +10,68 @@ import Foundation
 ///                          withName: "nameFTS")
 /// ```
 public class Index: @unchecked Sendable {
-    // @unchecked: subclasses keep their settings behind a lock.
-    init() {}
+    // Unchecked only because Swift checks no non-final class: `definition` is a Sendable `let`,
+    // and `IndexOf`, the only subclass, stores nothing.
+    let definition: Definition
+
+    /// What the index holds; a full-text index's settings can still change until it is created.
+    enum Definition: Sendable {
+        case value([ValueIndexItem])
+        case fullText([FullTextIndexItem], Locked<FullTextSettings>)
+    }
+
+    /// A full-text index's language and accent folding.
+    struct FullTextSettings: Sendable {
+        var language: String? = Locale.current.language.languageCode?.identifier
+        var languageIsChosen = false
+        var ignoreAccents = false
+    }
+
+    init(_ definition: Definition) {
+        self.definition = definition
+    }
 
     /// A value index on these items (2.0 spelling).
-    public static func valueIndex(withItems items: [ValueIndexItem]) -> ValueIndex { ValueIndex(items: items) }
+    public static func valueIndex(withItems items: [ValueIndexItem]) -> ValueIndex { ValueIndex(.value(items)) }
 
     /// A full-text index on these items (2.0 spelling).
-    public static func fullTextIndex(withItems items: [FullTextIndexItem]) -> FullTextIndex { FullTextIndex(items: items) }
+    public static func fullTextIndex(withItems items: [FullTextIndexItem]) -> FullTextIndex {
+        FullTextIndex(.fullText(items, Locked(FullTextSettings())))
+    }
 }
+
+/// A value index or a full-text index definition (`Kind` is one of ``IndexKind``'s tags; the
+/// two are named by the aliases ``ValueIndex`` and ``FullTextIndex``).
+///
+/// One generic class rather than a subclass per kind: both are an ``Index`` and store nothing
+/// of their own.
+public final class IndexOf<Kind>: Index, @unchecked Sendable {
+    // Unchecked only because Swift checks no subclass: this one adds no stored property, and
+    // `Index` stores only a Sendable `let`.
+}
+
+/// The tags of ``IndexOf``.
+public enum IndexKind {
+    /// A value index.
+    public enum Value {}
+    /// A full-text index.
+    public enum FullText {}
+}
+
+/// A value index definition: queries that compare its first expression with a constant read
+/// the index instead of every document.
+public typealias ValueIndex = IndexOf<IndexKind.Value>
+
+/// A full-text index definition: its properties, language (stemming and stop words) and
+/// whether accents matter.
+public typealias FullTextIndex = IndexOf<IndexKind.FullText>
 
 /// Makes index definitions.
 public enum IndexBuilder {
     /// A value index on these items.
-    public static func valueIndex(items: ValueIndexItem...) -> ValueIndex { ValueIndex(items: items) }
+    public static func valueIndex(items: ValueIndexItem...) -> ValueIndex { Index.valueIndex(withItems: items) }
     /// A full-text index on these items.
-    public static func fullTextIndex(items: FullTextIndexItem...) -> FullTextIndex { FullTextIndex(items: items) }
+    public static func fullTextIndex(items: FullTextIndexItem...) -> FullTextIndex { Index.fullTextIndex(withItems: items) }
 }
 
 /// One expression a value index orders documents by.
@@ -43,45 +90,20 @@ public struct FullTextIndexItem: Sendable {
     public static func property(_ property: String) -> FullTextIndexItem { FullTextIndexItem(property: property) }
 }
 
-/// A value index definition: queries that compare its first expression with a constant read
-/// the index instead of every document.
-public final class ValueIndex: Index, @unchecked Sendable {
-    let items: [ValueIndexItem]
-    init(items: [ValueIndexItem]) {
-        self.items = items
-        super.init()
+extension IndexOf where Kind == IndexKind.Value {
+    var items: [ValueIndexItem] {
+        guard case .value(let items) = definition else { return [] }
+        return items
     }
 
     /// The definition in Couchbase Lite's JSON syntax (an array of expressions).
     var json: String { QueryNode.array(items.map(\.expression.queryNode)).json }
 }
 
-/// A full-text index definition: its properties, language (stemming and stop words) and
-/// whether accents matter.
-public final class FullTextIndex: Index, @unchecked Sendable {
-    let items: [FullTextIndexItem]
-    private let settings: LockedSettings
-
-    private final class LockedSettings: @unchecked Sendable {
-        private let lock = NSLock()
-        private var language: String? = Locale.current.language.languageCode?.identifier
-        private var languageIsChosen = false
-        private var ignoreAccents = false
-        func get() -> (String?, Bool) { lock.withLock { (language, ignoreAccents) } }
-        func chosen() -> Bool { lock.withLock { languageIsChosen } }
-        func set(language value: String?) {
-            lock.withLock {
-                language = value
-                languageIsChosen = true
-            }
-        }
-        func set(ignoreAccents value: Bool) { lock.withLock { ignoreAccents = value } }
-    }
-
-    init(items: [FullTextIndexItem]) {
-        self.items = items
-        settings = LockedSettings()
-        super.init()
+extension IndexOf where Kind == IndexKind.FullText {
+    var items: [FullTextIndexItem] {
+        guard case .fullText(let items, _) = definition else { return [] }
+        return items
     }
 
     /// The language whose stemming and stop words apply (ISO code or name such as `"en"`,
@@ -91,19 +113,30 @@ public final class FullTextIndex: Index, @unchecked Sendable {
     /// other language fails with `.invalidParameter`.
     @discardableResult
     public func language(_ language: String?) -> FullTextIndex {
-        settings.set(language: language)
+        withSettings {
+            $0.language = language
+            $0.languageIsChosen = true
+        }
         return self
     }
 
     /// Whether letters with and without accents match each other. Default: false.
     @discardableResult
     public func ignoreAccents(_ ignoreAccents: Bool) -> FullTextIndex {
-        settings.set(ignoreAccents: ignoreAccents)
+        withSettings { $0.ignoreAccents = ignoreAccents }
         return self
     }
 
-    var languageSetting: String? { settings.get().0 }
+    var languageSetting: String? { withSettings { $0.language } }
     /// Whether `language(_:)` set the language (else it is the device's, which may have no stemmer).
-    var languageIsChosen: Bool { settings.chosen() }
-    var ignoresAccents: Bool { settings.get().1 }
+    var languageIsChosen: Bool { withSettings { $0.languageIsChosen } }
+    var ignoresAccents: Bool { withSettings { $0.ignoreAccents } }
+
+    private func withSettings<Result>(_ body: (inout FullTextSettings) -> Result) -> Result {
+        guard case .fullText(_, let settings) = definition else {
+            var unused = FullTextSettings()
+            return body(&unused)
+        }
+        return settings.withLock(body)
+    }
 }

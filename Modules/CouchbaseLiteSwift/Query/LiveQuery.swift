@@ -5,8 +5,7 @@ import LiteSupport
 
 /// What a live query's listener receives: the query and its new results, or the error that
 /// stopped it from running.
-public struct QueryChange: @unchecked Sendable {
-    // @unchecked: the results are handed to the one listener that receives the change.
+public struct QueryChange: Sendable {
     /// The query whose results changed.
     public let query: Query
     /// The new results, when the query ran.
@@ -17,15 +16,14 @@ public struct QueryChange: @unchecked Sendable {
 
 /// Keeps one listener's query running: it runs once at once, then after every commit to the
 /// database, and tells the listener only when the rows differ from the last ones it told.
-final class LiveQuerier: @unchecked Sendable {
-    // @unchecked: `state` is behind its lock; the rest never changes.
+final class LiveQuerier: Sendable {
     private let query: Query
     private let database: Database
     private let deliveryQueue: DispatchQueue
     private let workQueue = DispatchQueue(label: "CouchbaseLite.liveQuery")
     private let listener: @Sendable (QueryChange) -> Void
 
-    private struct State {
+    private struct State: Sendable {
         var lastRows: [[QueryValue]]?
         var lastError: String?
         var observer: UInt64?
@@ -111,6 +109,7 @@ extension Query {
     /// }
     /// ```
     @discardableResult
+    @preconcurrency
     public func addChangeListener(withQueue queue: DispatchQueue? = nil,
                                   _ listener: @escaping @Sendable (QueryChange) -> Void) -> ListenerToken {
         guard let database else {

@@ -4,14 +4,15 @@ import LiteSupport
 /// A query: made with ``QueryBuilder``, from JSON (`Database.createQuery(json:)`), or from a
 /// SQL++ string (`Database.createQuery(_:)`); run with ``execute()``.
 public class Query: @unchecked Sendable {
-    // @unchecked: `parts` and `database` never change; `state` is behind its lock.
+    // Unchecked only because Swift checks no non-final class: every stored property is a `let`
+    // of a Sendable type (`State` too, behind its lock), and `QueryStep` adds none.
     let parts: QueryParts
     /// The database the query reads (nil until `from` names it).
     let database: Database?
     /// The query's JSON text, when it was given as JSON.
     let givenJSON: String?
 
-    struct State {
+    struct State: Sendable {
         var parameters: Parameters?
         /// The compiled form, made at the first run: the text never changes, and compiling it
         /// again cost a fifth of a small indexed query's run.

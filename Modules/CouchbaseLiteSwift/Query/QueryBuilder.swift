@@ -24,9 +24,55 @@ public enum QueryBuilder {
     }
 }
 
+/// A step of a builder query: the clauses said so far, offering the clauses that may follow
+/// (`Step` is one of ``QueryBuilderStep``'s tags; the steps are named by the aliases ``Select``,
+/// ``From``, ``Joins``, ``Where``, ``GroupBy``, ``Having``, ``OrderBy`` and ``Limit``).
+///
+/// One generic class rather than a subclass per step: every step is a ``Query`` and stores
+/// nothing of its own.
+public final class QueryStep<Step>: Query, @unchecked Sendable {
+    // Unchecked only because Swift checks no subclass: this one adds no stored property, and
+    // `Query` stores only Sendable values.
+}
+
+/// The tags of ``QueryStep``: which clause a builder query ended with.
+public enum QueryBuilderStep {
+    /// After `select`.
+    public enum Select {}
+    /// After `from`.
+    public enum From {}
+    /// After `join`.
+    public enum Joins {}
+    /// After `where`.
+    public enum Where {}
+    /// After `groupBy`.
+    public enum GroupBy {}
+    /// After `having`.
+    public enum Having {}
+    /// After `orderBy`.
+    public enum OrderBy {}
+    /// After `limit`.
+    public enum Limit {}
+}
+
 /// A query's SELECT: continue with `from`.
-public final class Select: Query, @unchecked Sendable {
-    // @unchecked: immutable parts; the base class guards its own state.
+public typealias Select = QueryStep<QueryBuilderStep.Select>
+/// A query with its data source.
+public typealias From = QueryStep<QueryBuilderStep.From>
+/// A query with joins.
+public typealias Joins = QueryStep<QueryBuilderStep.Joins>
+/// A query with a WHERE condition.
+public typealias Where = QueryStep<QueryBuilderStep.Where>
+/// A query with GROUP BY.
+public typealias GroupBy = QueryStep<QueryBuilderStep.GroupBy>
+/// A query with HAVING.
+public typealias Having = QueryStep<QueryBuilderStep.Having>
+/// A sorted query.
+public typealias OrderBy = QueryStep<QueryBuilderStep.OrderBy>
+/// A query with LIMIT (and OFFSET).
+public typealias Limit = QueryStep<QueryBuilderStep.Limit>
+
+extension QueryStep where Step == QueryBuilderStep.Select {
     /// The documents to read.
     public func from(_ dataSource: DataSourceProtocol) -> From {
         var parts = self.parts
@@ -35,8 +81,7 @@ public final class Select: Query, @unchecked Sendable {
     }
 }
 
-/// A query with its data source.
-public final class From: Query, @unchecked Sendable {
+extension QueryStep where Step == QueryBuilderStep.From {
     /// Joins with other data sources.
     public func join(_ joins: JoinProtocol...) -> Joins { Joins(parts { $0.joins = joins }, database: database) }
     /// Keeps the rows that satisfy `expression`. (Discardable: the 2.0 guide's IN example builds
@@ -53,8 +98,7 @@ public final class From: Query, @unchecked Sendable {
     }
 }
 
-/// A query with joins.
-public final class Joins: Query, @unchecked Sendable {
+extension QueryStep where Step == QueryBuilderStep.Joins {
     /// Keeps the rows that satisfy `expression`.
     public func `where`(_ expression: ExpressionProtocol) -> Where { Where(parts { $0.whereClause = expression }, database: database) }
     /// Groups rows by these expressions.
@@ -67,8 +111,7 @@ public final class Joins: Query, @unchecked Sendable {
     }
 }
 
-/// A query with a WHERE condition.
-public final class Where: Query, @unchecked Sendable {
+extension QueryStep where Step == QueryBuilderStep.Where {
     /// Groups rows by these expressions.
     public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { GroupBy(parts { $0.groupBy = expressions }, database: database) }
     /// Sorts the rows.
@@ -79,8 +122,7 @@ public final class Where: Query, @unchecked Sendable {
     }
 }
 
-/// A query with GROUP BY.
-public final class GroupBy: Query, @unchecked Sendable {
+extension QueryStep where Step == QueryBuilderStep.GroupBy {
     /// Keeps the groups that satisfy `expression`.
     public func having(_ expression: ExpressionProtocol) -> Having { Having(parts { $0.having = expression }, database: database) }
     /// Sorts the rows.
@@ -91,8 +133,7 @@ public final class GroupBy: Query, @unchecked Sendable {
     }
 }
 
-/// A query with HAVING.
-public final class Having: Query, @unchecked Sendable {
+extension QueryStep where Step == QueryBuilderStep.Having {
     /// Sorts the rows.
     public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { OrderBy(parts { $0.orderBy = orderings }, database: database) }
     /// At most `limit` rows, after skipping `offset`.
@@ -101,13 +142,9 @@ public final class Having: Query, @unchecked Sendable {
     }
 }
 
-/// A sorted query.
-public final class OrderBy: Query, @unchecked Sendable {
+extension QueryStep where Step == QueryBuilderStep.OrderBy {
     /// At most `limit` rows, after skipping `offset`.
     public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol? = nil) -> Limit {
         Limit(parts { $0.limit = limit; $0.offset = offset }, database: database)
     }
 }
-
-/// A query with LIMIT (and OFFSET).
-public final class Limit: Query, @unchecked Sendable {}

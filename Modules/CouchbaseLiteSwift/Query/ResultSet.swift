@@ -1,5 +1,6 @@
 import Foundation
 import LiteQuery
+import LiteSupport
 
 /// The rows a query returned, read one at a time (`for result in resultSet`) or all at once.
 ///
@@ -8,18 +9,19 @@ import LiteQuery
 ///     print(result.string(forKey: "name") ?? "", result.int(at: 1))
 /// }
 /// ```
-public final class ResultSet: Sequence, IteratorProtocol {
+public final class ResultSet: Sequence, IteratorProtocol, Sendable {
     private let columnNames: [String]
-    private var rows: IndexingIterator<[[QueryValue]]>
+    // Behind a lock so that a live query's results can be handed to its listener's queue.
+    private let rows: Locked<IndexingIterator<[[QueryValue]]>>
 
     init(columnNames: [String], rows: [[QueryValue]]) {
         self.columnNames = columnNames
-        self.rows = rows.makeIterator()
+        self.rows = Locked(rows.makeIterator())
     }
 
     /// The next row, or nil after the last.
     public func next() -> Result? {
-        rows.next().map { Result(columnNames: columnNames, values: $0) }
+        rows.withLock { $0.next() }.map { Result(columnNames: columnNames, values: $0) }
     }
 
     /// Every remaining row.

@@ -3,6 +3,7 @@ import Dispatch
 extension Replicator {
     /// Calls `listener` with every status change, on a serial queue of the replicator.
     @discardableResult
+    @preconcurrency
     public func addChangeListener(_ listener: @escaping @Sendable (ReplicatorChange) -> Void) -> ListenerToken {
         addChangeListener(withQueue: nil, listener)
     }
@@ -10,6 +11,7 @@ extension Replicator {
     /// Calls `listener` with every status change, on `queue` (default: a serial queue of the
     /// replicator).
     @discardableResult
+    @preconcurrency
     public func addChangeListener(withQueue queue: DispatchQueue?,
                                   _ listener: @escaping @Sendable (ReplicatorChange) -> Void) -> ListenerToken {
         let queue = queue ?? listenerQueue
@@ -26,6 +28,7 @@ extension Replicator {
     /// Calls `listener` with the documents pushed and pulled (and those that failed), in
     /// batches, on a serial queue of the replicator.
     @discardableResult
+    @preconcurrency
     public func addDocumentReplicationListener(
         _ listener: @escaping @Sendable (DocumentReplication) -> Void) -> ListenerToken {
         addDocumentReplicationListener(withQueue: nil, listener)
@@ -33,6 +36,7 @@ extension Replicator {
 
     /// As ``addDocumentReplicationListener(_:)``, on `queue`.
     @discardableResult
+    @preconcurrency
     public func addDocumentReplicationListener(
         withQueue queue: DispatchQueue?, _ listener: @escaping @Sendable (DocumentReplication) -> Void) -> ListenerToken {
         let queue = queue ?? listenerQueue
