@@ -2,7 +2,7 @@ import CRocksDB
 import LiteStorage
 
 /// A RocksDB snapshot and the read options that read through it.
-final class RocksDBSnapshot: @unchecked Sendable {
+package final class RocksDBSnapshot: @unchecked Sendable {
     let handle: RocksDBHandle
     let snapshot: OpaquePointer
     let readOptions: OpaquePointer
