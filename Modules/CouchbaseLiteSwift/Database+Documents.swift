@@ -129,7 +129,7 @@ extension Database {
     public func inBatch(using block: () throws -> Void) throws {
         // The block's own errors reach the caller unchanged; the database's become CouchbaseLiteErrors.
         do {
-            try core.inTransaction(block)
+            try core.inTransaction { _ in try block() }
         } catch let error as DatabaseError {
             throw CouchbaseLiteError(error)
         }

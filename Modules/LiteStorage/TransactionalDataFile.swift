@@ -40,7 +40,7 @@ extension TransactionalDataFile {
 
     /// Runs `body` as one write transaction; see `DataFile.write`.
     @discardableResult
-    package func write<T>(_ body: () throws -> T) throws -> T {
+    package func write<T>(_ body: (borrowing WriteTransaction) throws -> T) throws -> T {
         let coordinator = self.coordinator
         let scopes = coordinator.scopes
         try coordinator.checkOpen()
@@ -48,7 +48,7 @@ extension TransactionalDataFile {
         if scopes.isWriting {
             _ = scopes.enterWrite()
             defer { _ = scopes.leaveWrite() }
-            return try body()
+            return try body(WriteTransaction(owner: coordinator))
         }
         let shared = coordinator.shared
         try shared.lockWriter()
@@ -66,7 +66,7 @@ extension TransactionalDataFile {
         let result: T
         let event: CommitEvent
         do {
-            result = try body()
+            result = try body(WriteTransaction(owner: coordinator))
             event = try commitTransaction()
         } catch {
             abortTransaction()

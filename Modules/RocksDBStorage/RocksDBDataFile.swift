@@ -59,13 +59,12 @@ package final class RocksDBDataFile: TransactionalDataFile, @unchecked Sendable 
         return .latest
     }
 
-    /// The open transaction's writes; the calling thread must be inside `write`.
-    func batch() throws -> RocksDBPendingWrites {
+    /// The writes of `txn`, this file's open transaction.
+    func batch(_ txn: borrowing WriteTransaction) throws -> RocksDBPendingWrites {
         try checkOpen()
-        guard !isReadOnly else { throw coordinator.readOnlyError }
-        guard scopes.isWriting, let transaction else {
-            throw StorageError(.notInTransaction, "RocksDB database \"\(path)\": writes must happen "
-                               + "inside write { … }")
+        try txn.check(belongsTo: coordinator)
+        guard let transaction else {
+            throw StorageError(.engineFailure, "RocksDB database \"\(path)\": the open transaction's writes are missing")
         }
         return transaction.batch
     }
@@ -142,9 +141,9 @@ package final class RocksDBDataFile: TransactionalDataFile, @unchecked Sendable 
     }
 
     /// The open transaction's counters for store `id`, loaded on first use.
-    func transactionMeta(_ id: UInt32, name: String) throws -> TransactionStoreCounters {
+    func transactionMeta(_ id: UInt32, name: String, in batch: RocksDBPendingWrites) throws -> TransactionStoreCounters {
         if let meta = transaction?.stores[id] { return meta }
-        let (last, purged) = try readMeta(id, view: .transaction(try batch()))
+        let (last, purged) = try readMeta(id, view: .transaction(batch))
         let meta = TransactionStoreCounters(name: name, lastSequence: last, purgeCount: purged)
         transaction?.stores[id] = meta
         return meta

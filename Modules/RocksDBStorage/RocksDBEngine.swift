@@ -130,7 +130,7 @@ package struct RocksDBEngine: StorageEngine {
         let marker = try file.handle.get(RocksDBLayout.formatKey, view: .latest) { [UInt8]($0) }
         if marker == RocksDBLayout.formatMarker { return }
         if marker == nil && creating {
-            try file.write { file.put(RocksDBLayout.formatKey, RocksDBLayout.formatMarker, in: try file.batch()) }
+            try file.write { txn in file.put(RocksDBLayout.formatKey, RocksDBLayout.formatMarker, in: try file.batch(txn)) }
             return
         }
         throw StorageError(.notADatabase, "\"\(file.path)\" is a RocksDB database but not a Couchbase Lite one "

@@ -118,14 +118,11 @@ package final class SQLiteDataFile: TransactionalDataFile, @unchecked Sendable {
         return (connection, { pool.checkin(connection) }, { [weak self] in try self?.checkOpen() })
     }
 
-    /// Runs `body` on the writer connection; the calling thread must be inside `write`.
-    func withWriter<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` on the writer connection inside `txn`, this file's open transaction.
+    func withWriter<T>(_ txn: borrowing WriteTransaction, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try checkOpen()
         guard let writer else { throw coordinator.readOnlyError }
-        guard scopes.isWriting else {
-            throw StorageError(.notInTransaction, "SQLite database \"\(path)\": writes must happen "
-                               + "inside write { … }")
-        }
+        try txn.check(belongsTo: coordinator)
         return try body(writer)
     }
 
