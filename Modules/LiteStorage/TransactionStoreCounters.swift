@@ -26,6 +26,24 @@ package struct TransactionStoreCounters: Sendable {
     /// The purge count including the transaction's purges.
     package var purgeCount: UInt64 { initialPurgeCount + purged }
 
+    /// The counters of the store keyed `key` in `table` (a transaction's counters by store), or,
+    /// the first time the transaction changes that store, those `load` reads from the file.
+    package static func current<Key: Hashable>(
+        _ key: Key, in table: [Key: TransactionStoreCounters]?, name: String,
+        load: () throws -> (lastSequence: UInt64, purgeCount: UInt64)
+    ) rethrows -> TransactionStoreCounters {
+        if let counters = table?[key] { return counters }
+        let (lastSequence, purgeCount) = try load()
+        return TransactionStoreCounters(name: name, lastSequence: lastSequence, purgeCount: purgeCount)
+    }
+
+    /// These counters marked as changed by the transaction.
+    package var markedTouched: TransactionStoreCounters {
+        var counters = self
+        counters.touched = true
+        return counters
+    }
+
     /// What the commit event says of this store.
     package var change: CommitEvent.StoreChange {
         .init(store: name, previousLastSequence: initialLastSequence, lastSequence: lastSequence, purged: purged)

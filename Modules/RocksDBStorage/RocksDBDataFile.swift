@@ -140,19 +140,14 @@ package final class RocksDBDataFile: TransactionalDataFile, @unchecked Sendable 
         return CommitEvent(path: path, changes: changes.sorted { $0.store < $1.store })
     }
 
-    /// The open transaction's counters for store `id`, loaded on first use.
+    /// The open transaction's counters for store `id` (read from the file until it changes them).
     func transactionMeta(_ id: UInt32, name: String, in batch: RocksDBPendingWrites) throws -> TransactionStoreCounters {
-        if let meta = transaction?.stores[id] { return meta }
-        let (last, purged) = try readMeta(id, view: .transaction(batch))
-        let meta = TransactionStoreCounters(name: name, lastSequence: last, purgeCount: purged)
-        transaction?.stores[id] = meta
-        return meta
+        try .current(id, in: transaction?.stores, name: name) { try readMeta(id, view: .transaction(batch)) }
     }
 
+    /// Keeps the transaction's changed counters for store `id`, written at commit.
     func updateTransactionMeta(_ id: UInt32, _ meta: TransactionStoreCounters) {
-        var meta = meta
-        meta.touched = true
-        transaction?.stores[id] = meta
+        transaction?.stores[id] = meta.markedTouched
     }
 
     /// Last sequence and purge count of store `id` as `view` sees them.

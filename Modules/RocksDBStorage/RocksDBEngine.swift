@@ -14,18 +14,11 @@ package struct RocksDBEngine: StorageEngine {
     /// `RocksDB`, the name the registry and `DatabaseConfiguration` use.
     package static let engineName = "RocksDB"
 
-    /// `RocksDB`.
-    package var name: String { Self.engineName }
     /// `db.rocksdb` (a folder).
     package var fileName: String { "db.rocksdb" }
 
     /// Makes the engine (it holds no state).
     package init() {}
-
-    /// Whether a file or folder exists at `path`.
-    package func exists(at path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path)
-    }
 
     /// Whether `path` is a folder holding a RocksDB `CURRENT` file that names a manifest.
     package func recognises(fileAt path: String) -> Bool {

@@ -201,19 +201,14 @@ package final class SQLiteDataFile: TransactionalDataFile, @unchecked Sendable {
         }
     }
 
-    /// The open transaction's counters for `store`, loaded from `kvmeta` on first use.
+    /// The open transaction's counters for `store` (read from `kvmeta` until it changes them).
     func transactionMeta(_ store: String, _ writer: SQLiteConnection) throws -> TransactionStoreCounters {
-        if let meta = transaction?.stores[store] { return meta }
-        let (lastSequence, purgeCount) = try readMeta(store, writer)
-        let meta = TransactionStoreCounters(name: store, lastSequence: lastSequence, purgeCount: purgeCount)
-        transaction?.stores[store] = meta
-        return meta
+        try .current(store, in: transaction?.stores, name: store) { try readMeta(store, writer) }
     }
 
+    /// Keeps the transaction's changed counters for `store`, written at commit.
     func updateTransactionMeta(_ store: String, _ meta: TransactionStoreCounters) {
-        var meta = meta
-        meta.touched = true
-        transaction?.stores[store] = meta
+        transaction?.stores[store] = meta.markedTouched
     }
 
     /// Committed (or this transaction's) last sequence and purge count of `store`.
