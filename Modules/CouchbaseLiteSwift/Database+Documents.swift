@@ -128,7 +128,7 @@ extension Database {
     /// when it throws. Listeners hear about the changes after it commits.
     public func inBatch(using block: () throws -> Void) throws {
         // The block's own errors reach the caller unchanged; the database's become CouchbaseLiteErrors.
-        try CouchbaseLiteError.convertingModuleErrors { try core.inTransaction(block) }
+        try CouchbaseLiteError.convertingModuleErrors { try core.inTransaction { _ in try block() } }
     }
 
     private func save(_ document: Document, deleting: Bool, policy: ConcurrencyPolicy) throws -> Bool {

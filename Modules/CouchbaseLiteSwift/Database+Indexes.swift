@@ -51,7 +51,7 @@ extension Database {
     /// Deletes the index named `name` (nothing happens when there is none).
     public func deleteIndex(forName name: String) throws {
         try CouchbaseLiteError.wrapping("deleting index \"\(name)\"") {
-            try core.inTransaction {
+            try core.inTransaction { _ in
                 try LiteText.FullTextIndex.delete(name, in: core)
                 try LiteQuery.ValueIndex.delete(name, in: core)
             }

@@ -57,18 +57,18 @@ package enum StorageCopier {
             defer { cursor.close() }
             var finished = false
             while !finished {
-                let written = try destination.write { () throws -> Int in
+                let written = try destination.write { (txn: borrowing WriteTransaction) throws -> Int in
                     var count = 0
                     while count < batchSize {
                         guard let record = try cursor.next() else {
                             finished = true
                             break
                         }
-                        try to.importRecord(record)
+                        try to.importRecord(record, in: txn)
                         count += 1
                     }
                     if finished {
-                        try to.setCounters(lastSequence: try from.lastSequence(), purgeCount: try from.purgeCount())
+                        try to.setCounters(lastSequence: try from.lastSequence(), purgeCount: try from.purgeCount(), in: txn)
                     }
                     return count
                 }
@@ -87,14 +87,14 @@ package enum StorageCopier {
             defer { cursor.close() }
             var finished = false
             while !finished {
-                let written = try destination.write { () throws -> Int in
+                let written = try destination.write { (txn: borrowing WriteTransaction) throws -> Int in
                     var count = 0
                     while count < batchSize {
                         guard let entry = try cursor.next() else {
                             finished = true
                             break
                         }
-                        try to.put(entry.key, entry.value)
+                        try to.put(entry.key, entry.value, in: txn)
                         count += 1
                     }
                     return count

@@ -40,7 +40,7 @@ package enum DocumentImporter {
         var atEnd = false
         while !atEnd {
             try DatabaseToolsError.wrapping(.ioFailure, "cannot import into \(core.bundle.path)") {
-                try core.inTransaction {
+                try core.inTransaction { _ in
                     // The stage must be idle before the transaction ends, whichever way.
                     defer { stage.settle() }
                     // A batch; the first transaction grows, a chunk at a time, up to its limit.

@@ -124,7 +124,7 @@ extension DatabaseCore {
         makeBody: () throws -> [UInt8]
     ) throws -> StoredDocument? {
         try Self.validate(documentID: id)
-        return try inTransaction {
+        return try inTransaction { txn in
             var document = try self.document(id: id) ?? StoredDocument(id: id)
             let current = document.revisionID
             var parent = base
@@ -145,7 +145,7 @@ extension DatabaseCore {
             }
             try document.tree.insert(revisionID, body: body, deleted: deleted, hasAttachments: hasBlobs,
                                      parent: parent, allowConflict: false)
-            try store(&document)
+            try store(&document, in: txn)
             return document
         }
     }
@@ -175,7 +175,7 @@ extension DatabaseCore {
         remoteID: UInt16? = nil, lookup: DocumentLookup = .read
     ) throws -> (document: StoredDocument, added: Int) {
         try Self.validate(documentID: id)
-        return try inTransaction {
+        return try inTransaction { txn in
             var document: StoredDocument
             switch lookup {
             case .read: document = try self.document(id: id) ?? StoredDocument(id: id)
@@ -192,7 +192,7 @@ extension DatabaseCore {
                 document.tree.setRemoteRevision(remoteID, to: newest)
                 remoteChanged = true
             }
-            if added > 0 || remoteChanged { try store(&document) }
+            if added > 0 || remoteChanged { try store(&document, in: txn) }
             return (document, added)
         }
     }
@@ -200,11 +200,11 @@ extension DatabaseCore {
     /// Removes a document and its whole history for good. Returns whether it existed.
     @discardableResult
     package func purgeDocument(id: String) throws -> Bool {
-        try inTransaction {
+        try inTransaction { txn in
             let oldBody = indexers.isEmpty ? nil : try document(id: id)?.storedCurrentBody
-            let removed = try DatabaseError.mapping("purging document \"\(id)\"") { try documents.purge(id) }
+            let removed = try DatabaseError.mapping("purging document \"\(id)\"") { try documents.purge(id, in: txn) }
             if removed {
-                if oldBody != nil { try notifyIndexers(documentID: id, sequence: 0, oldBody: oldBody, newBody: nil) }
+                if oldBody != nil { try notifyIndexers(documentID: id, sequence: 0, oldBody: oldBody, newBody: nil, txn: txn) }
                 noteChanged(id)
             }
             return removed
@@ -214,7 +214,7 @@ extension DatabaseCore {
     /// Writes a changed document back: prunes its tree, drops old bodies, recomputes its flags.
     /// `document` must have been read (or found missing) in the transaction that is open now,
     /// which holds the file's write lock: so nobody else changed it meanwhile.
-    func store(_ document: inout StoredDocument) throws {
+    func store(_ document: inout StoredDocument, in txn: borrowing WriteTransaction) throws {
         document.tree.prune(maxDepth: try maxRevTreeDepth())
         document.tree.removeNonLeafBodies()
         guard let current = document.tree.current else {
@@ -239,7 +239,7 @@ extension DatabaseCore {
         let read = document.sequence == 0 ? nil
             : RecordState(sequence: document.sequence, expiration: document.expiration)
         let sequence = try DatabaseError.mapping("saving document \"\(document.id)\"") {
-            try documents.set(record, replacing: read)
+            try documents.set(record, replacing: read, in: txn)
         }
         document.sequence = sequence
         document.flags = flags
@@ -247,7 +247,7 @@ extension DatabaseCore {
         let newBody = current.isDeleted ? nil : (current.body ?? [])
         if !indexers.isEmpty, newBody != document.storedCurrentBody {
             try notifyIndexers(documentID: document.id, sequence: sequence,
-                               oldBody: document.storedCurrentBody, newBody: newBody)
+                               oldBody: document.storedCurrentBody, newBody: newBody, txn: txn)
         }
         document.storedCurrentBody = newBody
         document.storedRevisionID = current.id

@@ -11,9 +11,9 @@ extension DatabaseCore {
     ///
     /// - Throws: `.notFound` when the document does not exist.
     package func setExpiration(id: String, to milliseconds: Int64?) throws {
-        let exists = try inTransaction {
+        let exists = try inTransaction { txn in
             try DatabaseError.mapping("setting the expiration of \"\(id)\"") {
-                try documents.setExpiration(id, to: milliseconds)
+                try documents.setExpiration(id, to: milliseconds, in: txn)
             }
         }
         guard exists else {
@@ -32,7 +32,7 @@ extension DatabaseCore {
     @discardableResult
     package func purgeExpiredDocuments() throws -> Int {
         let now = Self.nowMilliseconds()
-        return try inTransaction {
+        return try inTransaction { _ in
             let expired = try DatabaseError.mapping("finding expired documents") { try documents.expiredKeys(at: now) }
             var purged = 0
             for id in expired where try purgeDocument(id: id) { purged += 1 }

@@ -48,7 +48,7 @@ extension DatabaseCore {
     @discardableResult
     package func compact() throws -> Int {
         // Inside a transaction, so no save can add a reference between the scan and the removal.
-        let summary: BlobRemovalSummary = try inTransaction {
+        let summary: BlobRemovalSummary = try inTransaction { _ in
             let keep = try referencedBlobKeys()
             do {
                 return try blobStore.removeBlobs(notIn: keep)

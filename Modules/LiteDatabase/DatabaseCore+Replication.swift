@@ -41,12 +41,12 @@ extension DatabaseCore {
     /// Records `revisionID` as the latest revision remote `remoteID` has of the document (nil
     /// forgets it), in a transaction.
     package func setRemoteRevision(id: String, remoteID: UInt16, to revisionID: RevisionID?) throws {
-        try inTransaction {
+        try inTransaction { txn in
             guard var document = try document(id: id), document.exists else {
                 throw DatabaseError(.notFound, "cannot mark a remote revision of \"\(id)\": no such document")
             }
             document.tree.setRemoteRevision(remoteID, to: revisionID)
-            try store(&document)
+            try store(&document, in: txn)
         }
     }
 
@@ -58,7 +58,7 @@ extension DatabaseCore {
     @discardableResult
     package func resolveConflict(id: String, winner: RevisionID, loser: RevisionID,
                                  mergedBody: [UInt8]? = nil, mergedDeleted: Bool = false) throws -> StoredDocument {
-        try inTransaction {
+        try inTransaction { txn in
             guard var document = try document(id: id), document.exists else {
                 throw DatabaseError(.notFound, "cannot resolve a conflict of \"\(id)\": no such document")
             }
@@ -71,7 +71,7 @@ extension DatabaseCore {
                                          hasAttachments: BlobReferences.containsBlobs(fleece.root),
                                          parent: winner, allowConflict: false)
             }
-            try store(&document)
+            try store(&document, in: txn)
             return document
         }
     }
@@ -82,14 +82,14 @@ extension DatabaseCore {
     /// - Returns: how many revisions were removed.
     @discardableResult
     package func purgeRevision(id: String, revisionID: RevisionID) throws -> Int {
-        try inTransaction {
+        try inTransaction { txn in
             guard var document = try document(id: id), document.exists else { return 0 }
             let removed = document.tree.purge(revisionID)
             guard removed > 0 else { return 0 }
             if document.tree.isEmpty {
                 try purgeDocument(id: id)
             } else {
-                try store(&document)
+                try store(&document, in: txn)
             }
             return removed
         }
@@ -101,9 +101,9 @@ extension DatabaseCore {
     /// - Returns: false when the document changed since (or is gone).
     @discardableResult
     package func markSynced(id: String, sequence: UInt64) throws -> Bool {
-        try inTransaction {
+        try inTransaction { txn in
             try DatabaseError.mapping("marking \"\(id)\" as synced") {
-                try documents.addFlags(.synced, key: id, ifSequence: sequence)
+                try documents.addFlags(.synced, key: id, ifSequence: sequence, in: txn)
             }
         }
     }

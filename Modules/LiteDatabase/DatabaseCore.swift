@@ -187,13 +187,13 @@ package final class DatabaseCore: Sendable {
     /// Writes the UUIDs and the versioning record a new database needs.
     private func ensureInfoRecords() throws {
         guard try info.get(InfoKeys.privateUUID, content: .metaOnly) == nil else { return }
-        try inTransaction {
+        try inTransaction { txn in
             if try info.get(InfoKeys.versioning, content: .metaOnly) == nil {
-                try info.set(Record(key: InfoKeys.versioning, body: [UInt8](repeating: 0, count: 8)), ifSequence: nil)
+                try info.set(Record(key: InfoKeys.versioning, body: [UInt8](repeating: 0, count: 8)), ifSequence: nil, in: txn)
             }
             for key in [InfoKeys.publicUUID, InfoKeys.privateUUID]
             where try info.get(key, content: .metaOnly) == nil {
-                try info.set(Record(key: key, body: Self.randomUUID()), ifSequence: nil)
+                try info.set(Record(key: key, body: Self.randomUUID()), ifSequence: nil, in: txn)
             }
         }
     }
@@ -201,12 +201,12 @@ package final class DatabaseCore: Sendable {
     /// Gives the database new public and private UUIDs (after a copy), keeping the old private
     /// one as `previousPrivateUUID` so replication checkpoints can still be found.
     package func regenerateUUIDs() throws {
-        try inTransaction {
+        try inTransaction { txn in
             if let old = try info.get(InfoKeys.privateUUID) {
-                try info.set(Record(key: InfoKeys.previousPrivateUUID, body: old.body), ifSequence: nil)
+                try info.set(Record(key: InfoKeys.previousPrivateUUID, body: old.body), ifSequence: nil, in: txn)
             }
-            try info.set(Record(key: InfoKeys.privateUUID, body: Self.randomUUID()), ifSequence: nil)
-            try info.set(Record(key: InfoKeys.publicUUID, body: Self.randomUUID()), ifSequence: nil)
+            try info.set(Record(key: InfoKeys.privateUUID, body: Self.randomUUID()), ifSequence: nil, in: txn)
+            try info.set(Record(key: InfoKeys.publicUUID, body: Self.randomUUID()), ifSequence: nil, in: txn)
         }
     }
 
@@ -254,7 +254,7 @@ package final class DatabaseCore: Sendable {
     package func setMaxRevTreeDepth(_ depth: Int) throws {
         guard depth > 0 else { throw DatabaseError(.invalidParameter, "maxRevTreeDepth must be at least 1") }
         let body = withUnsafeBytes(of: UInt64(depth).bigEndian) { Array($0) }
-        try inTransaction { _ = try info.set(Record(key: InfoKeys.maxRevTreeDepth, body: body), ifSequence: nil) }
+        try inTransaction { txn in _ = try info.set(Record(key: InfoKeys.maxRevTreeDepth, body: body), ifSequence: nil, in: txn) }
         state.withLock { $0.maxRevTreeDepth = depth }
     }
 
@@ -264,26 +264,26 @@ package final class DatabaseCore: Sendable {
     /// change notifications for the documents it touched are posted after it commits. Everything
     /// shared with other transactions (the key table, the list of changed documents) is read and
     /// changed only while the write lock is held.
-    package func inTransaction<T>(_ body: () throws -> T) throws -> T {
+    package func inTransaction<T>(_ body: (borrowing WriteTransaction) throws -> T) throws -> T {
         try checkOpen()
-        if dataFile.isInTransaction { return try body() }
+        if dataFile.isInTransaction { return try dataFile.write(body) }
         var changed: [String] = []
         var persistedSequence: UInt64?
         let result: T
         do {
             result = try DatabaseError.mapping("transaction on \"\(bundle.name)\"") {
-                try dataFile.write {
+                try dataFile.write { txn in
                     state.withLock { $0.pendingChanges.removeAll() }
                     let keyCountBefore = try persistedKeys.beginTransaction(info: info)
                     do {
                         // Indexes record the document store's state they reflect (catch-up on open).
                         let storeBefore = indexers.isEmpty ? nil : try documentStoreState()
-                        let value = try body()
-                        try notifyIndexersOfCommit(from: storeBefore)
+                        let value = try body(txn)
+                        try notifyIndexersOfCommit(from: storeBefore, txn: txn)
                         let keyCount = sharedKeys.count
                         if keyCount != keyCountBefore {
                             let bytes = try sharedKeys.persistedBytes()
-                            let sequence = try info.set(Record(key: InfoKeys.sharedKeys, body: bytes), ifSequence: nil)
+                            let sequence = try info.set(Record(key: InfoKeys.sharedKeys, body: bytes), ifSequence: nil, in: txn)
                             persistedKeys.didPersist(sequence: sequence, count: keyCount)
                             persistedSequence = sequence
                         }

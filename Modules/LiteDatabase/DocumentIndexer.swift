@@ -1,3 +1,5 @@
+import LiteStorage
+
 /// A change of a document's current revision, as something kept in step with the documents
 /// (an index) sees it. Bodies are Fleece encoded with the database's shared keys.
 package struct DocumentBodyChange: Sendable {
@@ -20,18 +22,18 @@ package struct DocumentBodyChange: Sendable {
 package protocol DocumentIndexer: AnyObject, Sendable {
     /// Called inside the write transaction that changes a document's current revision; an
     /// error thrown here aborts the transaction.
-    func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore) throws
+    func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore, txn: borrowing WriteTransaction) throws
     /// Rebuilds everything from the documents (maintenance `reindex`), inside a transaction.
-    func rebuild(in core: DatabaseCore) throws
+    func rebuild(in core: DatabaseCore, txn: borrowing WriteTransaction) throws
     /// Called just before a write transaction that changed the document store's counters
     /// commits, with the counters when it began and now (so an index can record which state
     /// it reflects); an error thrown here aborts the transaction. Does nothing by default.
     func transactionWillCommit(from before: DocumentStoreState, to after: DocumentStoreState,
-                               in core: DatabaseCore) throws
+                               in core: DatabaseCore, txn: borrowing WriteTransaction) throws
 }
 
 extension DocumentIndexer {
     /// Does nothing.
     package func transactionWillCommit(from before: DocumentStoreState, to after: DocumentStoreState,
-                                       in core: DatabaseCore) throws {}
+                                       in core: DatabaseCore, txn: borrowing WriteTransaction) throws {}
 }

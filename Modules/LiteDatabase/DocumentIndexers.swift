@@ -1,3 +1,4 @@
+import LiteStorage
 import LiteSupport
 
 /// The indexers of one database file in the process (see ``DocumentIndexer``).
@@ -91,10 +92,11 @@ extension DatabaseCore {
 
     /// Tells every indexer about a change of a document's current revision, inside its
     /// transaction.
-    func notifyIndexers(documentID: String, sequence: UInt64, oldBody: [UInt8]?, newBody: [UInt8]?) throws {
+    func notifyIndexers(documentID: String, sequence: UInt64, oldBody: [UInt8]?, newBody: [UInt8]?,
+                        txn: borrowing WriteTransaction) throws {
         guard !indexers.isEmpty else { return }
         let change = DocumentBodyChange(documentID: documentID, sequence: sequence, oldBody: oldBody, newBody: newBody)
-        for indexer in indexers.all { try indexer.documentChanged(change, in: self) }
+        for indexer in indexers.all { try indexer.documentChanged(change, in: self, txn: txn) }
     }
 
     /// The document store's counters now (inside a transaction: including its writes so far).
@@ -104,11 +106,11 @@ extension DatabaseCore {
 
     /// Tells every indexer that the transaction which began at `before` is about to commit,
     /// when it changed the document store's counters.
-    func notifyIndexersOfCommit(from before: DocumentStoreState?) throws {
+    func notifyIndexersOfCommit(from before: DocumentStoreState?, txn: borrowing WriteTransaction) throws {
         guard let before, !indexers.isEmpty else { return }
         let after = try documentStoreState()
         guard after != before else { return }
-        for indexer in indexers.all { try indexer.transactionWillCommit(from: before, to: after, in: self) }
+        for indexer in indexers.all { try indexer.transactionWillCommit(from: before, to: after, in: self, txn: txn) }
     }
 
     /// Rebuilds every index of the file from the documents, in one transaction.
@@ -116,9 +118,9 @@ extension DatabaseCore {
     /// - Returns: how many indexers rebuilt.
     @discardableResult
     package func reindex() throws -> Int {
-        try inTransaction {
+        try inTransaction { txn in
             let all = indexers.all
-            for indexer in all { try indexer.rebuild(in: self) }
+            for indexer in all { try indexer.rebuild(in: self, txn: txn) }
             return all.count
         }
     }

@@ -29,6 +29,6 @@ extension DatabaseCore {
     /// for async callers: the task is suspended, not blocking a thread, while it waits.
     package func write<T: Sendable>(_ body: @escaping @Sendable (DatabaseCore) throws -> T) async throws -> T {
         try checkOpen()
-        return try await writer.run { [self] in try inTransaction { try body(self) } }
+        return try await writer.run { [self] in try inTransaction { _ in try body(self) } }
     }
 }

@@ -48,7 +48,7 @@ package enum LiteCoreIndexAdoption {
            adoptedBefore.allSatisfy({ originals.contains(indexName(ofStore: $0)) }) {
             return adoptable.filter { $0.expression != nil }.map(\.name)
         }
-        return try core.inTransaction {
+        return try core.inTransaction { txn in
             var adopted: [String] = []
             for original in adoptable {
                 guard let expression = original.expression else { continue }
@@ -57,7 +57,7 @@ package enum LiteCoreIndexAdoption {
                     let store = try core.dataFile.byteKeyStore(storeName)
                     let ours = try store.get(ValueIndex.definitionKey).map { String(decoding: $0, as: UTF8.self) }
                     if let ours, sameDefinition(ours, expression) {
-                        if try store.get(adoptedKey) == nil { try store.put(adoptedKey, Array((original.sql ?? "").utf8)) }
+                        if try store.get(adoptedKey) == nil { try store.put(adoptedKey, Array((original.sql ?? "").utf8), in: txn) }
                         adopted.append(original.name)
                         continue
                     }
@@ -66,7 +66,7 @@ package enum LiteCoreIndexAdoption {
                 }
                 do {
                     let index = try ValueIndex.create(name: original.name, definition: expression, in: core)
-                    try core.dataFile.byteKeyStore(index.storeName).put(adoptedKey, Array((original.sql ?? "").utf8))
+                    try core.dataFile.byteKeyStore(index.storeName).put(adoptedKey, Array((original.sql ?? "").utf8), in: txn)
                     adopted.append(original.name)
                 } catch where error is QueryError {
                     // Not one our query syntax understands: it stays LiteCore's alone (still listed).

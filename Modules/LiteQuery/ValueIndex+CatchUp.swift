@@ -35,13 +35,13 @@ extension ValueIndex {
     }
 
     /// Records `state` as the one the index reflects.
-    static func record(_ state: DocumentStoreState, in store: any ByteKeyStore) throws {
+    static func record(_ state: DocumentStoreState, in store: any ByteKeyStore, txn: borrowing WriteTransaction) throws {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         for number in [state.lastSequence, state.purgeCount] {
             for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
         }
-        try store.put(stateKey, bytes)
+        try store.put(stateKey, bytes, in: txn)
     }
 
     /// The state this index says it reflects (nil: unknown, it must be rebuilt).
@@ -58,10 +58,10 @@ extension ValueIndex {
     /// Advances the recorded state over a transaction of ours, unless the index was already
     /// behind when it began (then the next open catches up).
     package func transactionWillCommit(from before: DocumentStoreState, to after: DocumentStoreState,
-                                       in core: DatabaseCore) throws {
+                                       in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         guard try Self.recordedState(in: store) == before else { return }
-        try Self.record(after, in: store)
+        try Self.record(after, in: store, txn: txn)
     }
 
     /// Brings the index up to date with writes made without it, in one transaction: the
@@ -73,12 +73,12 @@ extension ValueIndex {
     package func catchUp(in core: DatabaseCore) throws -> CatchUp {
         // The usual case needs no write transaction (nor waits for another writer's).
         if !core.dataFile.isInTransaction, try isCurrent(in: core) { return .current }
-        return try core.inTransaction {
+        return try core.inTransaction { txn in
             let store = try core.dataFile.byteKeyStore(storeName)
             let now = try core.documentStoreState()
             guard let recorded = try Self.recordedState(in: store), recorded.purgeCount == now.purgeCount,
                   recorded.lastSequence <= now.lastSequence else {
-                try rebuild(in: core)
+                try rebuild(in: core, txn: txn)
                 return .rebuilt
             }
             guard recorded != now else { return .current }
@@ -103,11 +103,11 @@ extension ValueIndex {
                     if changedIDs.contains(String(decoding: entry.value, as: UTF8.self)) { staleKeys.append(entry.key) }
                 }
             }
-            for key in staleKeys { try store.delete(key) }
+            for key in staleKeys { try store.delete(key, in: txn) }
             for (id, body) in currentBodies {
-                if let key = try entryKey(id, body: body, core: core) { try store.put(key, Array(id.utf8)) }
+                if let key = try entryKey(id, body: body, core: core) { try store.put(key, Array(id.utf8), in: txn) }
             }
-            try Self.record(now, in: store)
+            try Self.record(now, in: store, txn: txn)
             return .caughtUp(documents: changedIDs.count)
         }
     }

@@ -55,7 +55,7 @@ package final class ValueIndex: DocumentIndexer {
         guard index.definition == definition else {
             throw QueryError("an index named \"\(name)\" already exists with another definition; delete it first")
         }
-        try core.inTransaction {
+        try core.inTransaction { txn in
             let store = try core.dataFile.byteKeyStore(index.storeName)
             if let existing = try store.get(definitionKey) {
                 guard existing == Array(definition.utf8) else {
@@ -65,8 +65,8 @@ package final class ValueIndex: DocumentIndexer {
                 // were recorded) is built now.
                 if try Self.recordedState(in: store) != nil { return }
             }
-            try store.put(definitionKey, Array(definition.utf8))
-            try index.rebuild(in: core)
+            try store.put(definitionKey, Array(definition.utf8), in: txn)
+            try index.rebuild(in: core, txn: txn)
         }
         return index
     }
@@ -117,28 +117,28 @@ package final class ValueIndex: DocumentIndexer {
         return [Self.entryTag] + IndexKey.encode(values) + Array(documentID.utf8)
     }
 
-    package func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore) throws {
+    package func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         if let old = change.oldBody, let key = try entryKey(change.documentID, body: old, core: core) {
-            try store.delete(key)
+            try store.delete(key, in: txn)
         }
         if let new = change.newBody, let key = try entryKey(change.documentID, body: new, core: core) {
-            try store.put(key, Array(change.documentID.utf8))
+            try store.put(key, Array(change.documentID.utf8), in: txn)
         }
     }
 
-    package func rebuild(in core: DatabaseCore) throws {
+    package func rebuild(in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
-        try store.delete(range: ByteKeyRange(lower: [Self.entryTag], upper: nil))
+        try store.delete(range: ByteKeyRange(lower: [Self.entryTag], upper: nil), in: txn)
         let enumerator = try core.documents.enumerate(options: RecordEnumerationOptions())
         defer { enumerator.close() }
         while let record = try enumerator.next() {
             let document = try StoredDocument(record: record)
             guard let body = document.storedCurrentBody,
                   let key = try entryKey(record.key, body: body, core: core) else { continue }
-            try store.put(key, Array(record.key.utf8))
+            try store.put(key, Array(record.key.utf8), in: txn)
         }
-        try Self.record(try core.documentStoreState(), in: store)
+        try Self.record(try core.documentStoreState(), in: store, txn: txn)
     }
 
     // MARK: Scans

@@ -62,19 +62,19 @@ package struct CheckpointStore: Sendable {
 
     /// Saves the local copy of a checkpoint.
     package func saveLocalCheckpoint(_ checkpoint: ReplicationCheckpoint, id: String) throws {
-        try core.inTransaction {
+        try core.inTransaction { txn in
             try DatabaseError.mapping("saving checkpoint \(id)") {
                 _ = try core.dataFile.keyStore(DatabaseCore.StoreNames.checkpoints)
-                    .set(Record(key: id, body: checkpoint.json()), ifSequence: nil)
+                    .set(Record(key: id, body: checkpoint.json()), ifSequence: nil, in: txn)
             }
         }
     }
 
     /// Forgets the local copy (a reset replication starts over).
     package func deleteLocalCheckpoint(id: String) throws {
-        try core.inTransaction {
+        try core.inTransaction { txn in
             try DatabaseError.mapping("deleting checkpoint \(id)") {
-                _ = try core.dataFile.keyStore(DatabaseCore.StoreNames.checkpoints).purge(id)
+                _ = try core.dataFile.keyStore(DatabaseCore.StoreNames.checkpoints).purge(id, in: txn)
             }
         }
     }
@@ -94,7 +94,7 @@ package struct CheckpointStore: Sendable {
     /// Saves a peer's checkpoint if `revision` is the one stored ("" for none), and returns
     /// the new revision; nil when the revisions differ (a conflict).
     package func savePeerCheckpoint(id: String, body: [UInt8], revision: String) throws -> String? {
-        try core.inTransaction {
+        try core.inTransaction { txn in
             try DatabaseError.mapping("saving peer checkpoint \(id)") {
                 let store = try core.dataFile.keyStore(DatabaseCore.StoreNames.peerCheckpoints)
                 let existing = try store.get(id, content: .metaOnly)
@@ -102,7 +102,7 @@ package struct CheckpointStore: Sendable {
                 guard current == revision else { return nil }
                 let generation = current.split(separator: "-").first.flatMap { UInt64($0) } ?? 0
                 let next = "\(generation + 1)-cc"
-                _ = try store.set(Record(key: id, version: Array(next.utf8), body: body), ifSequence: nil)
+                _ = try store.set(Record(key: id, version: Array(next.utf8), body: body), ifSequence: nil, in: txn)
                 return next
             }
         }

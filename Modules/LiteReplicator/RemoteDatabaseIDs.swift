@@ -14,7 +14,7 @@ package enum RemoteDatabaseIDs {
     package static func id(for remote: String, in core: DatabaseCore, create: Bool) throws -> UInt16? {
         if let found = try lookUp(remote, in: core) { return found }
         guard create else { return nil }
-        return try core.inTransaction {
+        return try core.inTransaction { txn in
             if let found = try lookUp(remote, in: core) { return found }
             let existing = try entries(in: core)
             let next = (existing.map(\.id).max() ?? 0) + 1
@@ -32,7 +32,7 @@ package enum RemoteDatabaseIDs {
             encoder.endDictionary()
             let body = try encoder.finish()
             try DatabaseError.mapping("recording remote \(remote)") {
-                _ = try core.info.set(Record(key: recordKey, body: body), ifSequence: nil)
+                _ = try core.info.set(Record(key: recordKey, body: body), ifSequence: nil, in: txn)
             }
             return UInt16(next)
         }

@@ -240,7 +240,7 @@ package struct ReplicationDatabase: Sendable {
     package static func insert(_ revision: IncomingRevision, into core: DatabaseCore, remoteID: UInt16?, allowConflict: Bool,
                                filter: (@Sendable (ReplicationDocumentInfo) throws -> Bool)?) throws -> InsertOutcome {
         // Joins the caller's transaction: the document read below is the one the insert adds to.
-        try core.inTransaction {
+        try core.inTransaction { _ in
             try insertInTransaction(revision, into: core, remoteID: remoteID, allowConflict: allowConflict, filter: filter)
         }
     }

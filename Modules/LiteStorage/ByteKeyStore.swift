@@ -7,23 +7,23 @@ package protocol ByteKeyStore: AnyObject, Sendable {
     var name: String { get }
 
     /// Stores `value` under `key`, replacing any previous value.
-    func put(_ key: [UInt8], _ value: [UInt8]) throws
+    func put(_ key: [UInt8], _ value: [UInt8], in txn: borrowing WriteTransaction) throws
 
     /// Stores each entry's value under its key, in order (a later entry replaces an earlier
-    /// one with the same key): what a ``put(_:_:)`` per entry does, in fewer engine calls where
+    /// one with the same key): what a ``put(_:_:in:)`` per entry does, in fewer engine calls where
     /// the engine can (many small entries in a row, as an index build writes them).
-    func put(_ entries: [(key: [UInt8], value: [UInt8])]) throws
+    func put(_ entries: [(key: [UInt8], value: [UInt8])], in txn: borrowing WriteTransaction) throws
 
     /// The value under `key`, or `nil`.
     func get(_ key: [UInt8]) throws -> [UInt8]?
 
     /// Removes `key`. - Returns: whether it existed.
     @discardableResult
-    func delete(_ key: [UInt8]) throws -> Bool
+    func delete(_ key: [UInt8], in txn: borrowing WriteTransaction) throws -> Bool
 
     /// Removes every key in `range`. - Returns: how many were removed.
     @discardableResult
-    func delete(range: ByteKeyRange) throws -> Int
+    func delete(range: ByteKeyRange, in txn: borrowing WriteTransaction) throws -> Int
 
     /// Entries in `range`, ascending or descending by key.
     func scan(_ range: ByteKeyRange, descending: Bool) throws -> ByteKeyEnumerator
@@ -33,9 +33,9 @@ package protocol ByteKeyStore: AnyObject, Sendable {
 }
 
 extension ByteKeyStore {
-    /// One ``put(_:_:)`` per entry, for engines with nothing cheaper.
-    package func put(_ entries: [(key: [UInt8], value: [UInt8])]) throws {
-        for (key, value) in entries { try put(key, value) }
+    /// One ``put(_:_:in:)`` per entry, for engines with nothing cheaper.
+    package func put(_ entries: [(key: [UInt8], value: [UInt8])], in txn: borrowing WriteTransaction) throws {
+        for (key, value) in entries { try put(key, value, in: txn) }
     }
 
     /// Entries whose key starts with `prefix`, ascending.

@@ -22,10 +22,10 @@ extension DataFile {
     /// Records `indexes` in the carrier store (inside the caller's transaction, or its own).
     package func carry(_ indexes: [ForeignIndex]) throws {
         guard !indexes.isEmpty else { return }
-        try write {
+        try write { txn in
             let store = try byteKeyStore(ForeignIndex.carrierStoreName)
             for index in indexes {
-                try store.put(Array(index.name.utf8), Array(try JSONEncoder().encode(index)))
+                try store.put(Array(index.name.utf8), Array(try JSONEncoder().encode(index)), in: txn)
             }
         }
     }
@@ -37,14 +37,14 @@ extension DataFile {
     /// - Returns: whether there was anything to remove.
     @discardableResult
     package func dropForeignIndex(named name: String) throws -> Bool {
-        try write {
+        try write { txn in
             var dropped = false
             if let holder = self as? any ForeignIndexHolding {
                 dropped = try holder.dropNativeForeignIndex(named: name)
             }
             if try byteKeyStoreNames().contains(ForeignIndex.carrierStoreName) {
                 let store = try byteKeyStore(ForeignIndex.carrierStoreName)
-                if try store.delete(Array(name.utf8)) { dropped = true }
+                if try store.delete(Array(name.utf8), in: txn) { dropped = true }
             }
             return dropped
         }

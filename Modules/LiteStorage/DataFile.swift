@@ -8,7 +8,9 @@
 ///
 /// ```swift
 /// let store = try file.keyStore("default")
-/// let sequence = try file.write { try store.set(Record(key: "doc", body: bytes), ifSequence: 0) }
+/// let sequence = try file.write { txn in
+///     try store.set(Record(key: "doc", body: bytes), ifSequence: 0, in: txn)
+/// }
 /// ```
 package protocol DataFile: AnyObject, Sendable {
     /// Where the file (or folder) is.
@@ -34,11 +36,12 @@ package protocol DataFile: AnyObject, Sendable {
     func deleteByteKeyStore(_ name: String) throws
 
     /// Runs `body` as one write transaction: committed when it returns, discarded when it throws.
+    /// `body` is lent the transaction, which every mutating store call takes.
     ///
     /// A `write` inside a `write` on the same thread joins the outer transaction (an error
     /// thrown inside aborts the whole outer transaction when it propagates out of it).
     @discardableResult
-    func write<T>(_ body: () throws -> T) throws -> T
+    func write<T>(_ body: (borrowing WriteTransaction) throws -> T) throws -> T
     /// Whether the calling thread is inside a write transaction of this file.
     var isInTransaction: Bool { get }
 

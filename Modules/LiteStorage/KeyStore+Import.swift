@@ -7,26 +7,26 @@
 ///
 /// ```swift
 /// guard let target = destination.importing else { throw … }
-/// try file.write {
-///     while let record = try cursor.next() { try target.importRecord(record) }
-///     try target.setCounters(lastSequence: 4_217, purgeCount: 3)
+/// try file.write { txn in
+///     while let record = try cursor.next() { try target.importRecord(record, in: txn) }
+///     try target.setCounters(lastSequence: 4_217, purgeCount: 3, in: txn)
 /// }
 /// ```
 package protocol RecordImporting: KeyStore {
     /// Writes `record` under its key exactly as given — version, body, flags, `sequence` and
-    /// `expiration` — replacing any record with that key, inside `DataFile.write`.
+    /// `expiration` — replacing any record with that key.
     ///
     /// Raises the store's last sequence to `record.sequence` when it is lower; the purge count
     /// is unchanged.
     /// - Throws: `StorageError.invalidParameter` when `record.sequence` is 0 or another key
     ///   already has that sequence.
-    func importRecord(_ record: Record) throws
+    func importRecord(_ record: Record, in txn: borrowing WriteTransaction) throws
 
-    /// Sets the store's last sequence and purge count exactly, inside `DataFile.write`.
+    /// Sets the store's last sequence and purge count exactly.
     ///
     /// - Throws: `StorageError.invalidParameter` when `lastSequence` is below the highest
     ///   sequence a record in the store has (sequences must never be given twice).
-    func setCounters(lastSequence: UInt64, purgeCount: UInt64) throws
+    func setCounters(lastSequence: UInt64, purgeCount: UInt64, in txn: borrowing WriteTransaction) throws
 }
 
 extension KeyStore {

@@ -2,7 +2,7 @@
 ///
 /// Reads on the thread that is inside `DataFile.write` see that transaction's writes; reads
 /// inside `DataFile.withReadSnapshot` see the snapshot; any other read sees committed data.
-/// Writes must happen inside `DataFile.write`.
+/// Writes take the transaction `DataFile.write` lends its body.
 package protocol KeyStore: AnyObject, Sendable {
     /// The store's name (`default`, `info`, …).
     var name: String { get }
@@ -19,32 +19,32 @@ package protocol KeyStore: AnyObject, Sendable {
     ///   exist); `N` only replaces a record whose current sequence is still `N`.
     /// - Throws: `StorageError.conflict` when the condition does not hold.
     @discardableResult
-    func set(_ record: Record, ifSequence: UInt64?) throws -> UInt64
+    func set(_ record: Record, ifSequence: UInt64?, in txn: borrowing WriteTransaction) throws -> UInt64
 
     /// Stores `record` over the record with its key as this same write transaction read it
     /// (`nil`: it found none), and returns the new sequence. The same as
-    /// `set(record, ifSequence: read?.sequence ?? 0)`, except that a store may rely on `read`
+    /// `set(record, ifSequence: read?.sequence ?? 0, in: txn)`, except that a store may rely on `read`
     /// instead of reading the record again: the caller promises nothing wrote it since.
     @discardableResult
-    func set(_ record: Record, replacing read: RecordState?) throws -> UInt64
+    func set(_ record: Record, replacing read: RecordState?, in txn: borrowing WriteTransaction) throws -> UInt64
 
     /// Changes a record's flags (e.g. marks it synced) without giving it a new sequence, so
-    /// the change feed and replication checkpoints do not see it as a change. Inside a write
-    /// transaction only.
+    /// the change feed and replication checkpoints do not see it as a change.
     /// - Returns: whether the record exists.
     @discardableResult
-    func setFlags(_ key: String, to flags: DocumentFlags) throws -> Bool
+    func setFlags(_ key: String, to flags: DocumentFlags, in txn: borrowing WriteTransaction) throws -> Bool
 
     /// Adds `flags` to the record with `key` if its sequence is still `sequence`, without
     /// giving it a new sequence (a pushed document is marked synced only if it did not change
-    /// after it was listed). Inside a write transaction only.
+    /// after it was listed).
     /// - Returns: whether a record with that key and sequence exists.
     @discardableResult
-    func addFlags(_ flags: DocumentFlags, key: String, ifSequence sequence: UInt64) throws -> Bool
+    func addFlags(_ flags: DocumentFlags, key: String, ifSequence sequence: UInt64,
+                  in txn: borrowing WriteTransaction) throws -> Bool
     /// Removes the record for good (no tombstone) and increments the purge count.
     /// - Returns: whether a record was removed.
     @discardableResult
-    func purge(_ key: String) throws -> Bool
+    func purge(_ key: String, in txn: borrowing WriteTransaction) throws -> Bool
 
     /// The number of records, optionally counting those flagged deleted.
     func recordCount(includeDeleted: Bool) throws -> Int
@@ -83,7 +83,7 @@ package protocol KeyStore: AnyObject, Sendable {
     /// Sets or clears (`nil`) a record's expiration, in milliseconds since the Unix epoch.
     /// - Returns: whether the record exists.
     @discardableResult
-    func setExpiration(_ key: String, to expiration: Int64?) throws -> Bool
+    func setExpiration(_ key: String, to expiration: Int64?, in txn: borrowing WriteTransaction) throws -> Bool
 
     /// The record's expiration, or `nil` when it has none or does not exist.
     func expiration(of key: String) throws -> Int64?
@@ -98,8 +98,9 @@ package protocol KeyStore: AnyObject, Sendable {
 extension KeyStore {
     /// Checks the sequence again, as a store that does not keep its own state cheaply does.
     @discardableResult
-    package func set(_ record: Record, replacing read: RecordState?) throws -> UInt64 {
-        try set(record, ifSequence: read?.sequence ?? 0)
+    package func set(_ record: Record, replacing read: RecordState?,
+                     in txn: borrowing WriteTransaction) throws -> UInt64 {
+        try set(record, ifSequence: read?.sequence ?? 0, in: txn)
     }
 
     /// The record with this key, with its body.

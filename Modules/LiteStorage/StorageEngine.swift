@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A storage engine, as the database registry lists it: its name, the file or folder it keeps
 /// inside a `.cblite2` bundle, and how to recognise, open, create and delete that file.
 ///
@@ -7,7 +9,9 @@
 /// let file = try engine.open(at: path, options: .init(create: true))
 /// ```
 package protocol StorageEngine: Sendable {
-    /// The engine's name: `SQLite`, `RocksDB`.
+    /// The engine's name, the one the registry and `DatabaseConfiguration` use: `SQLite`, `RocksDB`.
+    static var engineName: String { get }
+    /// The engine's name (``engineName``).
     var name: String { get }
     /// The file or folder name inside a bundle: `db.sqlite3`, `db.rocksdb`.
     var fileName: String { get }
@@ -28,6 +32,14 @@ package protocol StorageEngine: Sendable {
 }
 
 extension StorageEngine {
+    /// ``engineName``.
+    package var name: String { Self.engineName }
+
+    /// Whether a file or folder exists at `path` (which need not be this engine's).
+    package func exists(at path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path)
+    }
+
     /// The data file's location inside a `.cblite2` bundle folder.
     package func dataFilePath(inBundle bundlePath: String) -> String {
         bundlePath.hasSuffix("/") ? bundlePath + fileName : bundlePath + "/" + fileName

@@ -6,7 +6,7 @@ import LiteSupport
 /// Errors compare equal when their codes are equal, so tests can match a kind of failure:
 ///
 /// ```swift
-/// #expect(throws: StorageError.conflict) { try file.write { try store.set(record, ifSequence: 7) } }
+/// #expect(throws: StorageError.conflict) { try file.write { txn in try store.set(record, ifSequence: 7, in: txn) } }
 /// ```
 package struct StorageError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is: a Couchbase Lite 2.x number (conflict, notFound,

@@ -59,7 +59,7 @@ package final class FullTextIndex: DocumentIndexer {
                                     + "another definition; delete it first")
         }
         if core.dataFile.isInTransaction { index.mergesAtOnce.withLock { $0 = true } }
-        try core.inTransaction {
+        try core.inTransaction { txn in
             let store = try core.dataFile.byteKeyStore(index.storeName)
             if let existing = try store.get(FullTextPostings.definitionKey) {
                 let stored = try JSONDecoder().decode(FullTextIndexDefinition.self, from: Data(existing))
@@ -69,8 +69,8 @@ package final class FullTextIndex: DocumentIndexer {
                 }
                 return
             }
-            try store.put(FullTextPostings.definitionKey, Array(try JSONEncoder().encode(index.definition)))
-            try index.rebuild(in: core)
+            try store.put(FullTextPostings.definitionKey, Array(try JSONEncoder().encode(index.definition)), in: txn)
+            try index.rebuild(in: core, txn: txn)
         }
         return index
     }
@@ -115,11 +115,11 @@ package final class FullTextIndex: DocumentIndexer {
 
     // MARK: Maintenance
 
-    package func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore) throws {
+    package func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         let documentID = Array(change.documentID.utf8)
         try pending.withLock { pending in
-            var gathered = try pendingOfThisTransaction(pending, store)
+            var gathered = try pendingOfThisTransaction(pending, store, txn)
             pending = nil   // so `gathered` is the only reference while it grows
             defer { pending = gathered }
             let ordinal = gathered.ordinal(of: documentID)
@@ -138,7 +138,7 @@ package final class FullTextIndex: DocumentIndexer {
             }
             gathered.sequence = max(gathered.sequence, Int(clamping: change.sequence))
             if gathered.estimatedBytes > Self.pendingBytes || mergesAtOnce.withLock({ $0 }) {
-                try merge(gathered, into: store, knownEmpty: false)
+                try merge(gathered, into: store, knownEmpty: false, in: txn)
                 gathered = FullTextPendingPostings(token: [], documentsMayRepeat: true)
             }
         }
@@ -146,50 +146,51 @@ package final class FullTextIndex: DocumentIndexer {
 
     /// The postings this write transaction gathered so far, or new ones (marking the store).
     private func pendingOfThisTransaction(_ pending: FullTextPendingPostings?,
-                                          _ store: any ByteKeyStore) throws -> FullTextPendingPostings {
+                                          _ store: any ByteKeyStore, _ txn: borrowing WriteTransaction) throws -> FullTextPendingPostings {
         // The token is stored inside the transaction that gathers: when that transaction was
         // rolled back, it is gone and so are its postings.
         if let pending, !pending.token.isEmpty, try store.get(FullTextPostings.pendingKey) == pending.token { return pending }
         var token = [UInt8](repeating: 0, count: 8)
         withUnsafeBytes(of: UInt64.random(in: 1...UInt64.max)) { token = Array($0) }
-        try store.put(FullTextPostings.pendingKey, token)
+        try store.put(FullTextPostings.pendingKey, token, in: txn)
         return FullTextPendingPostings(token: token, documentsMayRepeat: true)
     }
 
     /// Merges what the committing transaction gathered into the term blocks.
     package func transactionWillCommit(from before: DocumentStoreState, to after: DocumentStoreState,
-                                       in core: DatabaseCore) throws {
-        try mergePending(in: core)
+                                       in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
+        try mergePending(in: core, txn: txn)
     }
 
     /// Merges the gathered postings when they belong to the calling thread's transaction, or
     /// to a committed one (a transaction that began before the index existed commits without
     /// telling it).
-    private func mergePending(in core: DatabaseCore) throws {
+    private func mergePending(in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         try pending.withLock { pending in
             guard let gathered = pending, !gathered.token.isEmpty else { return }
             guard try store.get(FullTextPostings.pendingKey) == gathered.token else { return }
             pending = nil
-            try merge(gathered, into: store, knownEmpty: false)
+            try merge(gathered, into: store, knownEmpty: false, in: txn)
         }
     }
 
     /// Writes gathered postings into the store and updates the totals.
-    private func merge(_ gathered: FullTextPendingPostings, into store: any ByteKeyStore, knownEmpty: Bool) throws {
-        try gathered.write(into: store, knownEmpty: knownEmpty)
+    private func merge(_ gathered: FullTextPendingPostings, into store: any ByteKeyStore, knownEmpty: Bool,
+                       in txn: borrowing WriteTransaction) throws {
+        try gathered.write(into: store, knownEmpty: knownEmpty, in: txn)
         var stats = try readStats(store)
         stats.documents = max(0, stats.documents + gathered.documentsDelta)
         stats.words = max(0, stats.words + gathered.wordsDelta)
         stats.sequence = max(stats.sequence, gathered.sequence)
-        try writeStats(stats, to: store)
-        if !gathered.token.isEmpty { try store.delete(FullTextPostings.pendingKey) }
+        try writeStats(stats, to: store, in: txn)
+        if !gathered.token.isEmpty { try store.delete(FullTextPostings.pendingKey, in: txn) }
     }
 
-    package func rebuild(in core: DatabaseCore) throws {
+    package func rebuild(in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         pending.withLock { $0 = nil }
-        try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil))
+        try store.delete(range: ByteKeyRange(lower: [0x01], upper: nil), in: txn)
         // Every document's postings are gathered in memory and each term's blocks written once,
         // in key order (a B-tree takes sorted inserts several times faster); a huge database is
         // written in several rounds, the later ones merged into the blocks. The stats come
@@ -218,14 +219,14 @@ package final class FullTextIndex: DocumentIndexer {
                 gathered.wordsDelta += counts.reduce(0, +)
             }
             if gathered.estimatedBytes > Self.rebuildBytes {
-                try merge(gathered, into: store, knownEmpty: storeIsEmpty)
+                try merge(gathered, into: store, knownEmpty: storeIsEmpty, in: txn)
                 storeIsEmpty = false
                 gathered = FullTextPendingPostings(token: [], documentsMayRepeat: false)
                 gathered.sequence = lastSequence
             }
             return true
         }
-        try merge(gathered, into: store, knownEmpty: storeIsEmpty)
+        try merge(gathered, into: store, knownEmpty: storeIsEmpty, in: txn)
     }
 
     /// Each indexed property's value in a body (nil where it is missing; values that are not
@@ -263,9 +264,9 @@ package final class FullTextIndex: DocumentIndexer {
                                  : Stats(documents: values[0], words: values[1], sequence: 0, format: 1)
     }
 
-    private func writeStats(_ stats: Stats, to store: any ByteKeyStore) throws {
+    private func writeStats(_ stats: Stats, to store: any ByteKeyStore, in txn: borrowing WriteTransaction) throws {
         try store.put(FullTextPostings.statsKey,
-                      FullTextPostings.encodeCounts([stats.documents, stats.words, stats.sequence, stats.format]))
+                      FullTextPostings.encodeCounts([stats.documents, stats.words, stats.sequence, stats.format]), in: txn)
     }
 
     /// Rebuilds the index when the documents changed without it — another program (the real
@@ -275,8 +276,8 @@ package final class FullTextIndex: DocumentIndexer {
     /// and property, decisions FTS-6; format 3 gave every term blocks of its own, FTS-16;
     /// format 4 also kept a word-count entry per document, FTS-18).
     func catchUp(in core: DatabaseCore) throws {
-        try core.inTransaction {
-            if try isBehind(in: core) { try rebuild(in: core) }
+        try core.inTransaction { txn in
+            if try isBehind(in: core) { try rebuild(in: core, txn: txn) }
         }
     }
 
@@ -323,10 +324,10 @@ package final class FullTextIndex: DocumentIndexer {
     /// index (it began before the index existed).
     private func mergePendingBeforeReading(in core: DatabaseCore) throws {
         guard let token = pending.withLock({ $0?.token }), !token.isEmpty else { return }
-        if core.dataFile.isInTransaction {
-            try mergePending(in: core)
-        } else if try core.dataFile.byteKeyStore(storeName).get(FullTextPostings.pendingKey) == token {
-            try core.inTransaction { try mergePending(in: core) }
+        if try core.dataFile.isInTransaction
+            || core.dataFile.byteKeyStore(storeName).get(FullTextPostings.pendingKey) == token {
+            // Inside the caller's transaction this joins it.
+            try core.inTransaction { txn in try mergePending(in: core, txn: txn) }
         }
     }
 }

@@ -168,7 +168,7 @@ struct FullTextPendingPostings {
     /// sorted inserts faster). `knownEmpty`: no term has blocks yet (a rebuild's first round);
     /// a term whose documents came in ID order, each once, is then encoded straight into
     /// blocks, with no merge.
-    func write(into store: any ByteKeyStore, knownEmpty: Bool) throws {
+    func write(into store: any ByteKeyStore, knownEmpty: Bool, in txn: borrowing WriteTransaction) throws {
         // The rank of each ordinal in document-ID order.
         var rank = Array(0..<idEnds.count)
         if !isAscending {
@@ -194,9 +194,9 @@ struct FullTextPendingPostings {
                         if knownEmpty && sorted {
                             let pieces = TermRecords.blocks(of: UnsafeBufferPointer(rebasing: log[range]), ids: ids, idEnds: idEnds)
                             if pieces.count == 1, pieces[0].bytes.count <= FullTextTermGroup.packedTermBytes {
-                                try groups.add(term: term, postings: pieces[0].bytes[...])
+                                try groups.add(term: term, postings: pieces[0].bytes[...], in: txn)
                             } else {
-                                try FullTextTermBlocks.write(term: term, pieces: pieces, into: store)
+                                try FullTextTermBlocks.write(term: term, pieces: pieces, into: store, in: txn)
                             }
                             continue
                         }
@@ -204,15 +204,15 @@ struct FullTextPendingPostings {
                         let documents = records.documents(documentIDs: { Array(documentID($0)) }, rank: rank, sorted: sorted)
                         let first = knownEmpty ? nil : try store.get(FullTextPostings.blockKey(term: term, firstDocumentID: []))
                         if first != nil {
-                            try FullTextTermBlocks.merge(term: term, documents: documents, into: store, first: first)
+                            try FullTextTermBlocks.merge(term: term, documents: documents, into: store, first: first, in: txn)
                         } else {
-                            try groups.add(term: term, documents: documents)
+                            try groups.add(term: term, documents: documents, in: txn)
                         }
                     }
                 }
             }
         }
-        try groups.finish()
+        try groups.finish(in: txn)
     }
 
     /// Term numbers sorted by their terms' bytes (memcmp order): by the first eight bytes read

@@ -9,7 +9,7 @@ enum FullTextTermBlocks {
     /// Merges `documents` (in ID order; an empty part removes the document) into `term`'s
     /// blocks, whose first block (already read by the caller) is `first`.
     static func merge(term: [UInt8], documents: [(id: [UInt8], part: ArraySlice<UInt8>)],
-                      into store: any ByteKeyStore, first: [UInt8]?) throws {
+                      into store: any ByteKeyStore, first: [UInt8]?, in txn: borrowing WriteTransaction) throws {
         guard !documents.isEmpty else { return }
         let firstKey = FullTextPostings.blockKey(term: term, firstDocumentID: [])
         var directory = FullTextPostingBlock.Directory()
@@ -66,40 +66,42 @@ enum FullTextTermBlocks {
         directory.starts = starts
         if rewritten[0] != nil || directory != oldDirectory || first == nil {
             if starts.isEmpty && firstValue.isEmpty {
-                if first != nil { try store.delete(firstKey) }
+                if first != nil { try store.delete(firstKey, in: txn) }
             } else {
                 if rewritten[0] == nil, let first { firstValue = Array(first[firstPostings...]) }
-                try store.put(firstKey, directory.encoded() + firstValue)
+                try store.put(firstKey, directory.encoded() + firstValue, in: txn)
             }
         }
-        for (key, value) in writes { try store.put(key, value) }
-        for key in deletes { try store.delete(key) }
+        for (key, value) in writes { try store.put(key, value, in: txn) }
+        for key in deletes { try store.delete(key, in: txn) }
     }
 
     /// Writes the blocks of a term that has none yet (a rebuild's first round), encoded
     /// straight from its postings in ID order: the first piece becomes the first block, behind
-    /// the directory of the others' starts — what ``merge(term:documents:into:first:)``
+    /// the directory of the others' starts — what ``merge(term:documents:into:first:in:)``
     /// writes for the same postings, without reading them back.
-    static func write(term: [UInt8], pieces: [FullTextPostingBlock.Writer], into store: any ByteKeyStore) throws {
+    static func write(term: [UInt8], pieces: [FullTextPostingBlock.Writer], into store: any ByteKeyStore,
+                      in txn: borrowing WriteTransaction) throws {
         guard let first = pieces.first, !first.isEmpty else { return }
-        if pieces.count == 1 { return try write(term: term, postings: first.bytes[...], into: store) }
+        if pieces.count == 1 { return try write(term: term, postings: first.bytes[...], into: store, in: txn) }
         let rest = pieces.dropFirst().filter { !$0.isEmpty }
         let directory = FullTextPostingBlock.Directory(starts: rest.compactMap(\.firstDocumentID))
-        try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: []), directory.encoded() + first.bytes)
+        try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: []), directory.encoded() + first.bytes, in: txn)
         for piece in rest {
             guard let start = piece.firstDocumentID else { continue }
-            try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: start), piece.bytes)
+            try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: start), piece.bytes, in: txn)
         }
     }
 
     /// Writes a term that has no blocks yet and whose postings fit one block: an empty
     /// directory (a zero count), then the postings.
-    static func write(term: [UInt8], postings: ArraySlice<UInt8>, into store: any ByteKeyStore) throws {
+    static func write(term: [UInt8], postings: ArraySlice<UInt8>, into store: any ByteKeyStore,
+                      in txn: borrowing WriteTransaction) throws {
         var value: [UInt8] = []
         value.reserveCapacity(postings.count + 1)
         value.append(0)
         value += postings
-        try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: []), value)
+        try store.put(FullTextPostings.blockKey(term: term, firstDocumentID: []), value, in: txn)
     }
 
     /// The block `existing` (its postings from `from`) merged with `changes`, in pieces of

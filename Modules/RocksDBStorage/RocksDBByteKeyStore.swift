@@ -22,8 +22,8 @@ package final class RocksDBByteKeyStore: ByteKeyStore, Sendable {
     }
 
     /// Stores `value` under `key`.
-    package func put(_ key: [UInt8], _ value: [UInt8]) throws {
-        file.put(prefix + key, value, in: try file.batch())
+    package func put(_ key: [UInt8], _ value: [UInt8], in txn: borrowing WriteTransaction) throws {
+        file.put(prefix + key, value, in: try file.batch(txn))
     }
 
     /// The value under `key`, or `nil`.
@@ -33,8 +33,8 @@ package final class RocksDBByteKeyStore: ByteKeyStore, Sendable {
 
     /// Removes `key`.
     @discardableResult
-    package func delete(_ key: [UInt8]) throws -> Bool {
-        let batch = try file.batch()
+    package func delete(_ key: [UInt8], in txn: borrowing WriteTransaction) throws -> Bool {
+        let batch = try file.batch(txn)
         guard try file.handle.get(prefix + key, view: .transaction(batch), { _ in true }) != nil else {
             return false
         }
@@ -44,8 +44,8 @@ package final class RocksDBByteKeyStore: ByteKeyStore, Sendable {
 
     /// Removes every key in `range`.
     @discardableResult
-    package func delete(range: ByteKeyRange) throws -> Int {
-        let batch = try file.batch()
+    package func delete(range: ByteKeyRange, in txn: borrowing WriteTransaction) throws -> Int {
+        let batch = try file.batch(txn)
         let (lower, upper) = bounds(range)
         return try file.deleteRange(lower: lower, upper: upper, in: batch)
     }

@@ -12,8 +12,9 @@ extension RocksDBDataFile {
     }
 
     /// The ID of store `name`, given a new one inside the open transaction when missing.
-    private func createStore(_ kind: RocksDBLayout.Kind, _ name: String) throws -> UInt32 {
-        let batch = try batch()
+    private func createStore(_ kind: RocksDBLayout.Kind, _ name: String,
+                             in txn: borrowing WriteTransaction) throws -> UInt32 {
+        let batch = try batch(txn)
         if let id = try storeID(kind, name, view: .transaction(batch)) { return id }
         let next = try handle.get(RocksDBLayout.nextStoreIDKey, view: .transaction(batch)) { bytes -> UInt32 in
             guard bytes.count == 4 else { throw RocksDBRecordCodec.damaged(path) }
@@ -55,7 +56,7 @@ extension RocksDBDataFile {
                 throw StorageError(.notFound, "RocksDB database \"\(path)\" has no key store \"\(name)\" "
                                    + "(opened read-only, so it cannot be created)")
             }
-            id = try write { try createStore(.keyStore, name) }
+            id = try write { txn in try createStore(.keyStore, name, in: txn) }
         }
         let store = RocksDBKeyStore(name: name, id: id ?? 0, file: self)
         return catalog.withLock { state in
@@ -71,8 +72,8 @@ extension RocksDBDataFile {
     /// Deletes key store `name` with its records, sequence and expiration entries and counters.
     package func deleteKeyStore(_ name: String) throws {
         try StoreName.validate(name)
-        try write {
-            let batch = try batch()
+        try write { txn in
+            let batch = try batch(txn)
             guard let id = try storeID(.keyStore, name, view: .transaction(batch)) else { return }
             for tag in [RocksDBLayout.recordTag, RocksDBLayout.sequenceTag, RocksDBLayout.expirationTag,
                         RocksDBLayout.metaTag] {
@@ -98,7 +99,7 @@ extension RocksDBDataFile {
                 throw StorageError(.notFound, "RocksDB database \"\(path)\" has no byte-key store \"\(name)\" "
                                    + "(opened read-only, so it cannot be created)")
             }
-            id = try write { try createStore(.byteKeyStore, name) }
+            id = try write { txn in try createStore(.byteKeyStore, name, in: txn) }
         }
         let store = RocksDBByteKeyStore(name: name, id: id ?? 0, file: self)
         return catalog.withLock { state in
@@ -114,8 +115,8 @@ extension RocksDBDataFile {
     /// Deletes byte-key store `name` and its entries.
     package func deleteByteKeyStore(_ name: String) throws {
         try StoreName.validate(name)
-        try write {
-            let batch = try batch()
+        try write { txn in
+            let batch = try batch(txn)
             guard let id = try storeID(.byteKeyStore, name, view: .transaction(batch)) else { return }
             let prefix = RocksDBLayout.prefix(RocksDBLayout.byteKeyTag, id)
             try deleteRange(lower: prefix, upper: ByteKeyRange.successor(ofPrefix: prefix), in: batch)

@@ -9,9 +9,10 @@ import LiteSupport
 /// them, see ``RocksDBPendingWrites``), written atomically with a synced WAL on commit; readers read the latest commit or a RocksDB
 /// snapshot. Across processes RocksDB's LOCK file lets only one process open the folder: a second
 /// one gets `StorageError.busy`.
-package final class RocksDBDataFile: DataFile, @unchecked Sendable {
+package final class RocksDBDataFile: TransactionalDataFile, @unchecked Sendable {
     // Unchecked: `transaction` and `lastTransactionWrites` belong to the thread holding the writer
-    // lock (decision Storage-1); the rest is `let`s, of C handles RocksDB makes thread-safe.
+    // lock (decisions Storage-1, Storage-26); the rest is `let`s, of C handles RocksDB makes
+    // thread-safe.
     /// The folder.
     package let path: String
     /// `RocksDB`.
@@ -20,28 +21,21 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     package let isReadOnly: Bool
 
     let handle: RocksDBHandle
-    let shared: SharedFile
-    let scopes = ThreadScopes<RocksDBSnapshot>()
-    private let closed = Atomic<Bool>(false)
+    /// The shared transaction skeleton's state (write lock, thread scopes, observers).
+    package let coordinator: TransactionCoordinator<RocksDBSnapshot>
+    var shared: SharedFile { coordinator.shared }
+    var scopes: ThreadScopes<RocksDBSnapshot> { coordinator.scopes }
 
     struct Catalog {
         var keyStores: [String: RocksDBKeyStore] = [:]
         var byteStores: [String: RocksDBByteKeyStore] = [:]
-        var observerTokens: Set<CommitObserverToken> = []
     }
     let catalog = Locked(Catalog())
 
-    struct StoreMeta {
-        var name: String
-        var initialLastSequence: UInt64
-        var lastSequence: UInt64
-        var initialPurgeCount: UInt64
-        var purged: UInt64 = 0
-        var touched = false
-    }
     struct Transaction {
         let batch: RocksDBPendingWrites
-        var stores: [UInt32: StoreMeta] = [:]
+        /// Per-store counters, by store ID.
+        var stores: [UInt32: TransactionStoreCounters] = [:]
     }
     // Invariant: only the thread that owns the transaction (scopes.isWriting) touches it.
     var transaction: Transaction?
@@ -52,17 +46,13 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     init(path: String, handle: RocksDBHandle, shared: SharedFile, readOnly: Bool) {
         self.path = path
         self.handle = handle
-        self.shared = shared
+        coordinator = TransactionCoordinator(shared: shared, fileDescription: "RocksDB database \"\(path)\"")
         isReadOnly = readOnly
     }
 
     deinit { try? close() }   // allowed: a deinit cannot report; close() was the caller's to call and check
 
-    func checkOpen() throws {
-        if closed.load(ordering: .acquiring) {
-            throw StorageError(.notOpen, "RocksDB database \"\(path)\" is closed")
-        }
-    }
+    func checkOpen() throws { try coordinator.checkOpen() }
 
     /// What the calling thread's reads see.
     func view() throws -> RocksDBView {
@@ -72,15 +62,12 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         return .latest
     }
 
-    /// The open transaction's writes; the calling thread must be inside `write`.
-    func batch() throws -> RocksDBPendingWrites {
+    /// The writes of `txn`, this file's open transaction.
+    func batch(_ txn: borrowing WriteTransaction) throws -> RocksDBPendingWrites {
         try checkOpen()
-        guard !isReadOnly else {
-            throw StorageError(.notWriteable, "RocksDB database \"\(path)\" was opened read-only")
-        }
-        guard scopes.isWriting, let transaction else {
-            throw StorageError(.notInTransaction, "RocksDB database \"\(path)\": writes must happen "
-                               + "inside write { … }")
+        try txn.check(belongsTo: coordinator)
+        guard let transaction else {
+            throw StorageError(.unexpectedError, "RocksDB database \"\(path)\": the open transaction's writes are missing")
         }
         return transaction.batch
     }
@@ -112,54 +99,30 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
 
     // MARK: Transactions
 
-    /// Whether the calling thread is inside this file's write transaction.
-    package var isInTransaction: Bool { scopes.isWriting }
+    /// Starts an empty overlay of writes; see `TransactionalDataFile.beginTransaction`.
+    package func beginTransaction() throws {
+        transaction = Transaction(batch: RocksDBPendingWrites(path: path, expectedWrites: lastTransactionWrites))
+    }
 
-    /// Runs `body` as one write transaction; see `DataFile.write`.
-    @discardableResult
-    package func write<T>(_ body: () throws -> T) throws -> T {
-        try checkOpen()
-        guard !isReadOnly else {
-            throw StorageError(.notWriteable, "RocksDB database \"\(path)\" was opened read-only")
+    /// Writes the overlay and the touched stores' counters in one synced batch.
+    package func commitTransaction() throws -> CommitEvent {
+        guard let batch = transaction?.batch else {
+            throw StorageError(.unexpectedError, "RocksDB database \"\(path)\": the transaction to commit is missing")
         }
-        if scopes.isWriting {
-            _ = scopes.enterWrite()
-            defer { _ = scopes.leaveWrite() }
-            return try body()
-        }
-        try shared.lockWriter()
-        let batch: RocksDBPendingWrites
-        do {
-            try checkOpen()   // close() may have run while this thread waited for the lock
-            batch = RocksDBPendingWrites(path: path, expectedWrites: lastTransactionWrites)
-        } catch {
-            shared.unlockWriter()
-            throw error
-        }
-        transaction = Transaction(batch: batch)
-        _ = scopes.enterWrite()
-        let result: T
-        let event: CommitEvent
-        do {
-            result = try body()
-            lastTransactionWrites = batch.count
-            event = try commit(batch)
-        } catch {
-            transaction = nil
-            // Stores created by the aborted transaction are gone: relearn IDs lazily.
-            catalog.withLock { state in
-                state.keyStores.removeAll()
-                state.byteStores.removeAll()
-            }
-            _ = scopes.leaveWrite()
-            shared.unlockWriter()
-            throw error
-        }
+        lastTransactionWrites = batch.count
+        let event = try commit(batch)
         transaction = nil
-        _ = scopes.leaveWrite()
-        shared.unlockWriter()
-        shared.notify(event)
-        return result
+        return event
+    }
+
+    /// Drops the overlay.
+    package func abortTransaction() {
+        transaction = nil
+        // Stores created by the aborted transaction are gone: relearn IDs lazily.
+        catalog.withLock { state in
+            state.keyStores.removeAll()
+            state.byteStores.removeAll()
+        }
     }
 
     private func commit(_ batch: RocksDBPendingWrites) throws -> CommitEvent {
@@ -167,10 +130,9 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         for (id, meta) in transaction?.stores ?? [:] where meta.touched {
             var value: [UInt8] = []
             RocksDBLayout.appendBigEndian(&value, meta.lastSequence)
-            RocksDBLayout.appendBigEndian(&value, meta.initialPurgeCount + meta.purged)
+            RocksDBLayout.appendBigEndian(&value, meta.purgeCount)
             put(RocksDBLayout.metaKey(id), value, in: batch)
-            changes.append(.init(store: meta.name, previousLastSequence: meta.initialLastSequence,
-                                 lastSequence: meta.lastSequence, purged: meta.purged))
+            changes.append(meta.change)
         }
         let writeBatch = try RocksDBBatchPool.take()
         defer { RocksDBBatchPool.giveBack(writeBatch) }
@@ -181,25 +143,20 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
         return CommitEvent(path: path, changes: changes.sorted { $0.store < $1.store })
     }
 
-    /// The open transaction's counters for store `id`, loaded on first use.
-    func transactionMeta(_ id: UInt32, name: String) throws -> StoreMeta {
-        if let meta = transaction?.stores[id] { return meta }
-        let (last, purged) = try readMeta(id, view: .transaction(try batch()))
-        let meta = StoreMeta(name: name, initialLastSequence: last, lastSequence: last, initialPurgeCount: purged)
-        transaction?.stores[id] = meta
-        return meta
+    /// The open transaction's counters for store `id` (read from the file until it changes them).
+    func transactionMeta(_ id: UInt32, name: String, in batch: RocksDBPendingWrites) throws -> TransactionStoreCounters {
+        try .current(id, in: transaction?.stores, name: name) { try readMeta(id, view: .transaction(batch)) }
     }
 
-    func updateTransactionMeta(_ id: UInt32, _ meta: StoreMeta) {
-        var meta = meta
-        meta.touched = true
-        transaction?.stores[id] = meta
+    /// Keeps the transaction's changed counters for store `id`, written at commit.
+    func updateTransactionMeta(_ id: UInt32, _ meta: TransactionStoreCounters) {
+        transaction?.stores[id] = meta.markedTouched
     }
 
     /// Last sequence and purge count of store `id` as `view` sees them.
     func readMeta(_ id: UInt32, view: RocksDBView) throws -> (UInt64, UInt64) {
         if case .transaction = view, let meta = transaction?.stores[id] {
-            return (meta.lastSequence, meta.initialPurgeCount + meta.purged)
+            return (meta.lastSequence, meta.purgeCount)
         }
         let value = try handle.get(RocksDBLayout.metaKey(id), view: view) { bytes -> (UInt64, UInt64) in
             guard bytes.count == 16 else { throw RocksDBRecordCodec.damaged(path) }
@@ -210,32 +167,14 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
 
     // MARK: Snapshots
 
-    /// Runs `body` reading through a RocksDB snapshot; see `DataFile.withReadSnapshot`.
-    package func withReadSnapshot<T>(_ body: () throws -> T) throws -> T {
-        try checkOpen()
-        if scopes.isWriting || scopes.currentSnapshot != nil { return try body() }
-        let snapshot = try RocksDBSnapshot(handle: handle)
-        _ = scopes.bind(snapshot)
-        defer {
-            scopes.unbind()
-            snapshot.release()
-        }
-        return try body()
+    /// A RocksDB snapshot of the latest commit.
+    package func beginReadSnapshot() throws -> RocksDBSnapshot {
+        try RocksDBSnapshot(handle: handle)
     }
 
-    // MARK: Observers
-
-    /// Registers a commit observer; see `DataFile.addCommitObserver`.
-    package func addCommitObserver(_ observer: @escaping @Sendable (CommitEvent) -> Void) -> CommitObserverToken {
-        let token = shared.addObserver(observer)
-        catalog.withLock { _ = $0.observerTokens.insert(token) }
-        return token
-    }
-
-    /// Removes a commit observer.
-    package func removeCommitObserver(_ token: CommitObserverToken) {
-        shared.removeObserver(token)
-        catalog.withLock { _ = $0.observerTokens.remove(token) }
+    /// Releases the RocksDB snapshot.
+    package func endReadSnapshot(_ snapshot: RocksDBSnapshot) {
+        snapshot.release()
     }
 
     // MARK: Maintenance
@@ -246,30 +185,15 @@ package final class RocksDBDataFile: DataFile, @unchecked Sendable {
     /// Compacts every level (drops deleted and overwritten values from disk).
     package func compact() throws {
         try checkOpen()
-        guard !isReadOnly else {
-            throw StorageError(.notWriteable, "RocksDB database \"\(path)\" was opened read-only")
-        }
+        guard !isReadOnly else { throw coordinator.readOnlyError }
         rocksdb_compact_range(handle.db, nil, 0, nil, 0)
     }
 
     /// Closes this instance (the shared RocksDB handle closes with the last one).
     package func close() throws {
-        if closed.load(ordering: .acquiring) { return }
-        if scopes.isWriting {
-            throw StorageError(.unsupported, "RocksDB database \"\(path)\" cannot close during a "
-                               + "write transaction; finish the transaction first")
+        try coordinator.close(lockingWriter: !isReadOnly) {
+            catalog.withLock { $0 = Catalog() }
+            RocksDBEngine.releaseHandle(handle, shared: shared)
         }
-        // Under the writer lock: another thread's transaction on this instance finishes first,
-        // and a thread waiting to write re-checks `closed` once it has the lock.
-        if !isReadOnly { try shared.lockWriter() }
-        defer { if !isReadOnly { shared.unlockWriter() } }
-        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        let tokens = catalog.withLock { state in
-            defer { state = Catalog() }
-            return state.observerTokens
-        }
-        shared.removeObservers(tokens)
-        RocksDBEngine.releaseHandle(handle, shared: shared)
     }
 }

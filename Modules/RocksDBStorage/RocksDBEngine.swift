@@ -14,18 +14,11 @@ package struct RocksDBEngine: StorageEngine {
     /// `RocksDB`, the name the registry and `DatabaseConfiguration` use.
     package static let engineName = "RocksDB"
 
-    /// `RocksDB`.
-    package var name: String { Self.engineName }
     /// `db.rocksdb` (a folder).
     package var fileName: String { "db.rocksdb" }
 
     /// Makes the engine (it holds no state).
     package init() {}
-
-    /// Whether a file or folder exists at `path`.
-    package func exists(at path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path)
-    }
 
     /// Whether `path` is a folder holding a RocksDB `CURRENT` file that names a manifest.
     package func recognises(fileAt path: String) -> Bool {
@@ -130,7 +123,7 @@ package struct RocksDBEngine: StorageEngine {
         let marker = try file.handle.get(RocksDBLayout.formatKey, view: .latest) { [UInt8]($0) }
         if marker == RocksDBLayout.formatMarker { return }
         if marker == nil && creating {
-            try file.write { file.put(RocksDBLayout.formatKey, RocksDBLayout.formatMarker, in: try file.batch()) }
+            try file.write { txn in file.put(RocksDBLayout.formatKey, RocksDBLayout.formatMarker, in: try file.batch(txn)) }
             return
         }
         throw StorageError(.notADatabaseFile, "\"\(file.path)\" is a RocksDB database but not a Couchbase Lite one "

@@ -3,8 +3,8 @@ import LiteStorage
 extension RocksDBKeyStore: RecordImporting {
     /// Writes `record` with its own sequence and expiration, keeping the sequence and
     /// expiration indexes in step; see `RecordImporting.importRecord`.
-    package func importRecord(_ record: Record) throws {
-        let batch = try file.batch()
+    package func importRecord(_ record: Record, in txn: borrowing WriteTransaction) throws {
+        let batch = try file.batch(txn)
         guard record.sequence > 0 else {
             throw StorageError.badImportSequence(store: name, key: record.key, sequence: 0, holder: nil)
         }
@@ -31,14 +31,14 @@ extension RocksDBKeyStore: RecordImporting {
         if let expiration = record.expiration {
             file.put(RocksDBLayout.expirationKey(id, expiration, record.key), [], in: batch)
         }
-        var meta = try file.transactionMeta(id, name: name)
+        var meta = try file.transactionMeta(id, name: name, in: batch)
         meta.lastSequence = max(meta.lastSequence, record.sequence)
         file.updateTransactionMeta(id, meta)
     }
 
     /// Sets the store's counters; see `RecordImporting.setCounters`.
-    package func setCounters(lastSequence: UInt64, purgeCount: UInt64) throws {
-        let batch = try file.batch()
+    package func setCounters(lastSequence: UInt64, purgeCount: UInt64, in txn: borrowing WriteTransaction) throws {
+        let batch = try file.batch(txn)
         let prefix = RocksDBLayout.prefix(RocksDBLayout.sequenceTag, id)
         let iterator = try file.handle.iterator(view: .transaction(batch), lower: prefix,
                                             upper: ByteKeyRange.successor(ofPrefix: prefix))
@@ -51,7 +51,7 @@ extension RocksDBKeyStore: RecordImporting {
                                    + "the highest stored sequence \(highest)")
             }
         }
-        var meta = try file.transactionMeta(id, name: name)
+        var meta = try file.transactionMeta(id, name: name, in: batch)
         meta.lastSequence = lastSequence
         // The commit writes initialPurgeCount + purged: make that sum the requested count.
         meta.initialPurgeCount = purgeCount

@@ -152,8 +152,8 @@ package final class RocksDBKeyStore: KeyStore, Sendable {
 
     /// Stores `record` with the next sequence; see `KeyStore.set`.
     @discardableResult
-    package func set(_ record: Record, ifSequence: UInt64?) throws -> UInt64 {
-        let batch = try file.batch()
+    package func set(_ record: Record, ifSequence: UInt64?, in txn: borrowing WriteTransaction) throws -> UInt64 {
+        let batch = try file.batch(txn)
         let existing = try header(record.key, view: .transaction(batch))
         if let ifSequence, ifSequence != (existing?.sequence ?? 0) {
             throw StorageError(.conflict, "key store \"\(name)\": record \"\(record.key)\" "
@@ -168,8 +168,8 @@ package final class RocksDBKeyStore: KeyStore, Sendable {
     /// Stores `record` over the record as this transaction read it, without a second read (a
     /// save reads the document first anyway; the read costs as much as the write's other work).
     @discardableResult
-    package func set(_ record: Record, replacing read: RecordState?) throws -> UInt64 {
-        let batch = try file.batch()
+    package func set(_ record: Record, replacing read: RecordState?, in txn: borrowing WriteTransaction) throws -> UInt64 {
+        let batch = try file.batch(txn)
         #if DEBUG
         // The caller's promise, checked wherever the tests run.
         let existing = try header(record.key, view: .transaction(batch))
@@ -183,7 +183,7 @@ package final class RocksDBKeyStore: KeyStore, Sendable {
 
     /// Puts the record and its sequence entry, replacing `existing`'s.
     private func write(_ record: Record, over existing: RecordState?, in batch: RocksDBPendingWrites) throws -> UInt64 {
-        var meta = try file.transactionMeta(id, name: name)
+        var meta = try file.transactionMeta(id, name: name, in: batch)
         let sequence = meta.lastSequence + 1
         if let existing { file.delete(RocksDBLayout.sequenceKey(id, existing.sequence), in: batch) }
         file.put(recordKey(record.key), RocksDBRecordCodec.encode(sequence: sequence, flags: record.flags,
@@ -197,15 +197,15 @@ package final class RocksDBKeyStore: KeyStore, Sendable {
 
     /// Removes the record and its index entries, and counts the purge.
     @discardableResult
-    package func purge(_ key: String) throws -> Bool {
-        let batch = try file.batch()
+    package func purge(_ key: String, in txn: borrowing WriteTransaction) throws -> Bool {
+        let batch = try file.batch(txn)
         guard let existing = try header(key, view: .transaction(batch)) else { return false }
         file.delete(recordKey(key), in: batch)
         file.delete(RocksDBLayout.sequenceKey(id, existing.sequence), in: batch)
         if let expiration = existing.expiration {
             file.delete(RocksDBLayout.expirationKey(id, expiration, key), in: batch)
         }
-        var meta = try file.transactionMeta(id, name: name)
+        var meta = try file.transactionMeta(id, name: name, in: batch)
         meta.purged += 1
         file.updateTransactionMeta(id, meta)
         return true
@@ -215,8 +215,8 @@ package final class RocksDBKeyStore: KeyStore, Sendable {
 
     /// Sets or clears a record's expiration (the sequence does not change).
     @discardableResult
-    package func setExpiration(_ key: String, to expiration: Int64?) throws -> Bool {
-        let batch = try file.batch()
+    package func setExpiration(_ key: String, to expiration: Int64?, in txn: borrowing WriteTransaction) throws -> Bool {
+        let batch = try file.batch(txn)
         guard let record = try get(key, content: .all, view: .transaction(batch)) else { return false }
         guard record.expiration != expiration else { return true }
         if let old = record.expiration { file.delete(RocksDBLayout.expirationKey(id, old, key), in: batch) }

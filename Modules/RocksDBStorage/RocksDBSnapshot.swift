@@ -2,7 +2,7 @@ import CRocksDB
 import LiteStorage
 
 /// A RocksDB snapshot and the read options that read through it.
-final class RocksDBSnapshot: @unchecked Sendable {
+package final class RocksDBSnapshot: @unchecked Sendable {
     // Unchecked: RocksDB's snapshot and read options are C pointers, made once and then only
     // read through by RocksDB calls, which are thread-safe.
     let handle: RocksDBHandle

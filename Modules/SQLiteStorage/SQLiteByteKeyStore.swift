@@ -30,21 +30,21 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
     }
 
     /// Stores `value` under `key`.
-    package func put(_ key: [UInt8], _ value: [UInt8]) throws {
-        try file.withWriter { writer in
+    package func put(_ key: [UInt8], _ value: [UInt8], in txn: borrowing WriteTransaction) throws {
+        try file.withWriter(txn) { writer in
             try writer.cached(putSQL).run(bindingBlobs: key, value)
         }
     }
 
     /// Stores the entries, in order, ``rowsPerPut`` to a statement (the rest one by one).
-    package func put(_ entries: [(key: [UInt8], value: [UInt8])]) throws {
+    package func put(_ entries: [(key: [UInt8], value: [UInt8])], in txn: borrowing WriteTransaction) throws {
         var start = 0
         while entries.count - start >= Self.rowsPerPut {
             let rows = entries[start..<(start + Self.rowsPerPut)]
-            try file.withWriter { writer in try writer.cached(putRowsSQL).run(bindingPairs: rows) }
+            try file.withWriter(txn) { writer in try writer.cached(putRowsSQL).run(bindingPairs: rows) }
             start += Self.rowsPerPut
         }
-        for (key, value) in entries[start...] { try put(key, value) }
+        for (key, value) in entries[start...] { try put(key, value, in: txn) }
     }
 
     /// The value under `key`, or `nil`.
@@ -59,8 +59,8 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
 
     /// Removes `key`.
     @discardableResult
-    package func delete(_ key: [UInt8]) throws -> Bool {
-        try file.withWriter { writer in
+    package func delete(_ key: [UInt8], in txn: borrowing WriteTransaction) throws -> Bool {
+        try file.withWriter(txn) { writer in
             let statement = try writer.cached(deleteSQL)
             statement.bind(1, key)
             try statement.run()
@@ -85,8 +85,8 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
 
     /// Removes every key in `range`.
     @discardableResult
-    package func delete(range: ByteKeyRange) throws -> Int {
-        try file.withWriter { writer in
+    package func delete(range: ByteKeyRange, in txn: borrowing WriteTransaction) throws -> Int {
+        try file.withWriter(txn) { writer in
             let statement = try writer.cached("DELETE FROM \(table)\(Self.filter(range))")
             Self.bind(range, statement)
             try statement.run()

@@ -8,8 +8,8 @@ extension SQLiteDataFile: ForeignIndexHolding {
     /// that feed it.
     @discardableResult
     package func dropNativeForeignIndex(named name: String) throws -> Bool {
-        try write {
-            try withWriter { writer in
+        try write { txn in
+            try withWriter(txn) { writer in
                 var dropped = false
                 var tables: Set<String> = []
                 let master = try writer.prepare("""
@@ -101,10 +101,10 @@ extension SQLiteDataFile: ForeignIndexHolding {
     package func restoreCarriedForeignIndexes() throws -> [String] {
         let carried = try carriedForeignIndexes().filter { $0.kind == .value }
         guard !carried.isEmpty else { return [] }
-        return try write {
+        return try write { txn in
             let stores = try keyStoreNames()
             var restored: [String] = []
-            try withWriter { writer in
+            try withWriter(txn) { writer in
                 for index in carried {
                     guard stores.contains(index.keyStore), let expression = index.expression,
                           let statement = LiteCoreIndexSQL.createStatement(
@@ -135,7 +135,7 @@ extension SQLiteDataFile: ForeignIndexHolding {
                 if !restored.isEmpty { transaction?.changedSchema = true }
             }
             let carrier = try byteKeyStore(ForeignIndex.carrierStoreName)
-            for name in restored { try carrier.delete(Array(name.utf8)) }
+            for name in restored { try carrier.delete(Array(name.utf8), in: txn) }
             return restored
         }
     }

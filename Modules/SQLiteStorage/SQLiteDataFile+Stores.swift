@@ -20,8 +20,8 @@ extension SQLiteDataFile {
                 throw StorageError(.notFound, "SQLite database \"\(path)\" has no key store \"\(name)\" "
                                    + "(opened read-only, so it cannot be created)")
             }
-            try write {
-                try withWriter { writer in
+            try write { txn in
+                try withWriter(txn) { writer in
                     // Another writer may have made it since the check above.
                     if try !tableExists(table, writer) {
                         try writer.execute(SQLiteSchema.createKeyStore(name))
@@ -61,8 +61,8 @@ extension SQLiteDataFile {
     /// Drops `kv_<name>` and its `kvmeta` row.
     package func deleteKeyStore(_ name: String) throws {
         try StoreName.validate(name)
-        try write {
-            try withWriter { connection in
+        try write { txn in
+            try withWriter(txn) { connection in
                 try connection.execute("DROP TABLE IF EXISTS \(SQLiteSchema.quoted(SQLiteSchema.table(name)))")
                 transaction?.changedSchema = true
                 let statement = try connection.cached("DELETE FROM kvmeta WHERE name=?")
@@ -91,7 +91,7 @@ extension SQLiteDataFile {
                 throw StorageError(.notFound, "SQLite database \"\(path)\" has no byte-key store \"\(name)\" "
                                    + "(opened read-only, so it cannot be created)")
             }
-            try write { try withWriter { try $0.execute(SQLiteSchema.createByteKeyStore(name)) } }
+            try write { txn in try withWriter(txn) { try $0.execute(SQLiteSchema.createByteKeyStore(name)) } }
         }
         let store = SQLiteByteKeyStore(name: name, file: self)
         return schema.withLock { state in
@@ -116,8 +116,8 @@ extension SQLiteDataFile {
     /// Drops `bk_<name>`.
     package func deleteByteKeyStore(_ name: String) throws {
         try StoreName.validate(name)
-        try write {
-            try withWriter {
+        try write { txn in
+            try withWriter(txn) {
                 try $0.execute("DROP TABLE IF EXISTS \(SQLiteSchema.quoted(SQLiteSchema.byteTable(name)))")
             }
         }

@@ -9,9 +9,10 @@ import LiteSupport
 /// connections; the file is in WAL mode, so readers see the last commit and never wait for the
 /// writer. Across processes, a second writer waits up to 10 s (`busy_timeout`) for the first to
 /// commit, then fails with `StorageError.busy`.
-package final class SQLiteDataFile: DataFile, @unchecked Sendable {
-    // Unchecked: `transaction` and `transactionCount` belong to the thread holding the writer
-    // lock (decision Storage-1); connections are used one thread at a time (`SQLiteConnection`).
+package final class SQLiteDataFile: TransactionalDataFile, @unchecked Sendable {
+    // Unchecked: `transaction` belongs to the thread holding the writer
+    // lock (decisions Storage-1, Storage-26); connections are used one thread at a time
+    // (`SQLiteConnection`).
     /// Where the file is.
     package let path: String
     /// `SQLite`.
@@ -19,14 +20,15 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     /// Whether the file was opened read-only.
     package let isReadOnly: Bool
 
-    let shared: SharedFile
+    /// The shared transaction skeleton's state (write lock, thread scopes, observers).
+    package let coordinator: TransactionCoordinator<SQLiteSnapshot>
+    var shared: SharedFile { coordinator.shared }
+    var scopes: ThreadScopes<SQLiteSnapshot> { coordinator.scopes }
     let writer: SQLiteConnection?
     let pool: SQLiteConnectionPool
     let readerPools: SQLiteReaderPools
     /// Checkpoints the WAL off the writer's thread (read-write files only).
     let checkpointer: SQLiteCheckpointer?
-    let scopes = ThreadScopes<SQLiteSnapshot>()
-    private let closed = Atomic<Bool>(false)
 
     struct Schema {
         var keyStores: [String: SQLiteKeyStore] = [:]
@@ -36,29 +38,19 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         var expiration: [String: Bool] = [:]
         var generation: UInt64 = 0
         var sequenceIndexed: Set<String> = []
-        var observerTokens: Set<CommitObserverToken> = []
     }
     let schema = Locked(Schema())
 
-    /// Per-store counters of the open transaction; touched only by the writing thread.
-    struct StoreMeta {
-        var initialLastSequence: UInt64
-        var lastSequence: UInt64
-        var purged: UInt64 = 0
-        var initialPurgeCount: UInt64
-        var touched = false
-    }
     struct Transaction {
         /// Which transaction of this file this is (cursors made inside one check it is still open).
         let number: UInt64
-        var stores: [String: StoreMeta] = [:]
+        /// Per-store counters, by store name.
+        var stores: [String: TransactionStoreCounters] = [:]
         var addedExpiration: Set<String> = []
         var changedSchema = false
     }
     // Invariant: only the thread that owns the transaction (scopes.isWriting) reads or writes it.
     var transaction: Transaction?
-    // Invariant: only changed by the thread that begins a transaction, under the writer lock.
-    private var transactionCount: UInt64 = 0
     let hasPurgeCount: Bool
 
     /// - Parameter firstReader: a connection set up as the pool's readers are, to reuse first.
@@ -70,7 +62,8 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         self.hasPurgeCount = hasPurgeCount
         pool = SQLiteConnectionPool(path: path, readOnly: readOnly, reader: reader)
         if let firstReader { pool.checkin(firstReader) }
-        shared = SharedFile.retain(path: path)
+        let shared = SharedFile.retain(path: path)
+        coordinator = TransactionCoordinator(shared: shared, fileDescription: "SQLite database \"\(path)\"")
         readerPools = SQLiteReaderPools.of(shared)
         readerPools.add(pool)
         if let writer, !readOnly {
@@ -86,11 +79,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
 
     // MARK: Connections
 
-    func checkOpen() throws {
-        if closed.load(ordering: .acquiring) {
-            throw StorageError(.notOpen, "SQLite database \"\(path)\" is closed")
-        }
-    }
+    func checkOpen() throws { try coordinator.checkOpen() }
 
     /// Runs `body` on the connection that gives this thread its view (transaction, snapshot,
     /// or latest commit).
@@ -132,65 +121,37 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         return (connection, { pool.checkin(connection) }, { [weak self] in try self?.checkOpen() })
     }
 
-    /// Runs `body` on the writer connection; the calling thread must be inside `write`.
-    func withWriter<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` on the writer connection inside `txn`, this file's open transaction.
+    func withWriter<T>(_ txn: borrowing WriteTransaction, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try checkOpen()
-        guard let writer else {
-            throw StorageError(.notWriteable, "SQLite database \"\(path)\" was opened read-only")
-        }
-        guard scopes.isWriting else {
-            throw StorageError(.notInTransaction, "SQLite database \"\(path)\": writes must happen "
-                               + "inside write { … }")
-        }
+        guard let writer else { throw coordinator.readOnlyError }
+        try txn.check(belongsTo: coordinator)
         return try body(writer)
     }
 
     // MARK: Transactions
 
-    /// Whether the calling thread is inside this file's write transaction.
-    package var isInTransaction: Bool { scopes.isWriting }
+    /// `BEGIN IMMEDIATE` on the writer connection; see `TransactionalDataFile.beginTransaction`.
+    package func beginTransaction() throws {
+        guard let writer else { throw coordinator.readOnlyError }
+        try writer.execute("BEGIN IMMEDIATE")
+        transaction = Transaction(number: coordinator.transactionNumber)
+    }
 
-    /// Runs `body` as one write transaction; see `DataFile.write`.
-    @discardableResult
-    package func write<T>(_ body: () throws -> T) throws -> T {
-        try checkOpen()
-        guard let writer, !isReadOnly else {
-            throw StorageError(.notWriteable, "SQLite database \"\(path)\" was opened read-only")
-        }
-        if scopes.isWriting {
-            _ = scopes.enterWrite()
-            defer { _ = scopes.leaveWrite() }
-            return try body()
-        }
-        try shared.lockWriter()
-        do {
-            // close() may have run while this thread waited for the lock: it closes the writer
-            // connection while holding that lock, so checking again here is enough.
-            try checkOpen()
-            try writer.execute("BEGIN IMMEDIATE")
-        } catch {
-            shared.unlockWriter()
-            throw error
-        }
-        _ = scopes.enterWrite()
-        transactionCount += 1
-        transaction = Transaction(number: transactionCount)
-        let result: T
-        let event: CommitEvent
-        do {
-            result = try body()
-            event = try commit(writer)
-        } catch {
-            abort(writer)
-            _ = scopes.leaveWrite()
-            shared.unlockWriter()
-            throw error
-        }
-        _ = scopes.leaveWrite()
-        shared.unlockWriter()
+    /// Writes the touched stores' counters to `kvmeta` and commits.
+    package func commitTransaction() throws -> CommitEvent {
+        guard let writer else { throw coordinator.readOnlyError }
+        return try commit(writer)
+    }
+
+    /// Rolls back and forgets what the transaction taught about the schema.
+    package func abortTransaction() {
+        if let writer { abort(writer) }
+    }
+
+    /// Ends idle readers' kept read transactions, so none holds back the checkpoint.
+    package func transactionDidCommit() {
         readerPools.endKeptReads()
-        shared.notify(event)
-        return result
     }
 
     private func commit(_ writer: SQLiteConnection) throws -> CommitEvent {
@@ -204,7 +165,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
                     """)
                 statement.bind(1, name)
                 statement.bind(2, meta.lastSequence)
-                statement.bind(3, meta.initialPurgeCount + meta.purged)
+                statement.bind(3, meta.purgeCount)
                 try statement.run()
             } else {
                 let statement = try writer.cached("""
@@ -215,8 +176,7 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
                 statement.bind(2, meta.lastSequence)
                 try statement.run()
             }
-            changes.append(.init(store: name, previousLastSequence: meta.initialLastSequence,
-                                 lastSequence: meta.lastSequence, purged: meta.purged))
+            changes.append(meta.change)
         }
         try writer.execute("COMMIT")
         let added = transaction?.addedExpiration ?? []
@@ -244,26 +204,20 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
         }
     }
 
-    /// The open transaction's counters for `store`, loaded from `kvmeta` on first use.
-    func transactionMeta(_ store: String, _ writer: SQLiteConnection) throws -> StoreMeta {
-        if let meta = transaction?.stores[store] { return meta }
-        let (lastSequence, purgeCount) = try readMeta(store, writer)
-        let meta = StoreMeta(initialLastSequence: lastSequence, lastSequence: lastSequence,
-                             initialPurgeCount: purgeCount)
-        transaction?.stores[store] = meta
-        return meta
+    /// The open transaction's counters for `store` (read from `kvmeta` until it changes them).
+    func transactionMeta(_ store: String, _ writer: SQLiteConnection) throws -> TransactionStoreCounters {
+        try .current(store, in: transaction?.stores, name: store) { try readMeta(store, writer) }
     }
 
-    func updateTransactionMeta(_ store: String, _ meta: StoreMeta) {
-        var meta = meta
-        meta.touched = true
-        transaction?.stores[store] = meta
+    /// Keeps the transaction's changed counters for `store`, written at commit.
+    func updateTransactionMeta(_ store: String, _ meta: TransactionStoreCounters) {
+        transaction?.stores[store] = meta.markedTouched
     }
 
     /// Committed (or this transaction's) last sequence and purge count of `store`.
     func readMeta(_ store: String, _ connection: SQLiteConnection) throws -> (UInt64, UInt64) {
         if connection === writer, scopes.isWriting, let meta = transaction?.stores[store] {
-            return (meta.lastSequence, meta.initialPurgeCount + meta.purged)
+            return (meta.lastSequence, meta.purgeCount)
         }
         let statement = try connection.cached(hasPurgeCount
             ? "SELECT lastSeq, purgeCnt FROM kvmeta WHERE name=?"
@@ -276,10 +230,8 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
 
     // MARK: Snapshots
 
-    /// Runs `body` with a consistent view of committed data; see `DataFile.withReadSnapshot`.
-    package func withReadSnapshot<T>(_ body: () throws -> T) throws -> T {
-        try checkOpen()
-        if scopes.isWriting || scopes.currentSnapshot != nil { return try body() }
+    /// A reader connection inside a read transaction that has taken its snapshot.
+    package func beginReadSnapshot() throws -> SQLiteSnapshot {
         let connection = try pool.checkout()
         do {
             try connection.execute("BEGIN")
@@ -290,28 +242,13 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
             pool.checkin(connection)
             throw error
         }
-        _ = scopes.bind(SQLiteSnapshot(connection: connection))
-        defer {
-            scopes.unbind()
-            try? connection.execute("ROLLBACK")   // allowed: ends a read-only snapshot; nothing was written to lose
-            pool.checkin(connection)
-        }
-        return try body()
+        return SQLiteSnapshot(connection: connection)
     }
 
-    // MARK: Observers
-
-    /// Registers a commit observer; see `DataFile.addCommitObserver`.
-    package func addCommitObserver(_ observer: @escaping @Sendable (CommitEvent) -> Void) -> CommitObserverToken {
-        let token = shared.addObserver(observer)
-        schema.withLock { _ = $0.observerTokens.insert(token) }
-        return token
-    }
-
-    /// Removes a commit observer.
-    package func removeCommitObserver(_ token: CommitObserverToken) {
-        shared.removeObserver(token)
-        schema.withLock { _ = $0.observerTokens.remove(token) }
+    /// Ends the snapshot's read transaction and gives its connection back to the pool.
+    package func endReadSnapshot(_ snapshot: SQLiteSnapshot) {
+        try? snapshot.connection.execute("ROLLBACK")   // allowed: ends a read-only snapshot; nothing was written to lose
+        pool.checkin(snapshot.connection)
     }
 
     // MARK: Maintenance
@@ -324,42 +261,25 @@ package final class SQLiteDataFile: DataFile, @unchecked Sendable {
     /// Frees unused pages (`incremental_vacuum`) and folds the WAL into the file.
     package func compact() throws {
         try checkOpen()
-        guard let writer else {
-            throw StorageError(.notWriteable, "SQLite database \"\(path)\" was opened read-only")
+        guard let writer else { throw coordinator.readOnlyError }
+        try coordinator.withWriterLock {
+            try writer.execute("PRAGMA incremental_vacuum")
+            // Idle readers' kept read transactions would keep the checkpoint from emptying the WAL.
+            readerPools.endKeptReads()
+            try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
-        try shared.lockWriter()
-        defer { shared.unlockWriter() }
-        try checkOpen()
-        try writer.execute("PRAGMA incremental_vacuum")
-        // Idle readers' kept read transactions would keep the checkpoint from emptying the WAL.
-        readerPools.endKeptReads()
-        try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Closes every connection; see `DataFile.close`.
     package func close() throws {
-        if closed.load(ordering: .acquiring) { return }
-        if scopes.isWriting {
-            throw StorageError(.unsupported, "SQLite database \"\(path)\" cannot close during a "
-                               + "write transaction; finish the transaction first")
+        try coordinator.close(lockingWriter: writer != nil) {
+            schema.withLock { $0 = Schema() }
+            readerPools.remove(pool)
+            if let writer { checkpointer?.detach(from: writer) }
+            checkpointer?.close()
+            writer?.close()
+            pool.closeAll()
+            shared.release()
         }
-        // Under the writer lock: another thread's transaction finishes first, and a thread of
-        // this instance waiting to write re-checks `closed` after it gets the lock, so it never
-        // begins on the closed connection.
-        if writer != nil { try shared.lockWriter() }
-        defer { if writer != nil { shared.unlockWriter() } }
-        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        let tokens = schema.withLock { state in
-            defer { state = Schema() }
-            return state.observerTokens
-        }
-        shared.removeObservers(tokens)
-        readerPools.remove(pool)
-        if let writer { checkpointer?.detach(from: writer) }
-        checkpointer?.close()
-        writer?.close()
-        pool.closeAll()
-        shared.release()
     }
 }

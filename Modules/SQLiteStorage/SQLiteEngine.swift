@@ -13,18 +13,11 @@ package struct SQLiteEngine: StorageEngine {
     /// `SQLite`, the name the registry and `DatabaseConfiguration` use.
     package static let engineName = "SQLite"
 
-    /// `SQLite`.
-    package var name: String { Self.engineName }
     /// `db.sqlite3`.
     package var fileName: String { "db.sqlite3" }
 
     /// Makes the engine (it holds no state).
     package init() {}
-
-    /// Whether a file or folder exists at `path`.
-    package func exists(at path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path)
-    }
 
     /// Whether `path` is a regular file starting with SQLite's magic header.
     package func recognises(fileAt path: String) -> Bool {

@@ -4,8 +4,8 @@ extension SQLiteKeyStore: RecordImporting {
     private var quotedTable: String { SQLiteSchema.quoted(SQLiteSchema.table(name)) }
 
     /// Writes `record` with its own sequence and expiration; see `RecordImporting.importRecord`.
-    package func importRecord(_ record: Record) throws {
-        try file.withWriter { writer in
+    package func importRecord(_ record: Record, in txn: borrowing WriteTransaction) throws {
+        try file.withWriter(txn) { writer in
             try file.ensureSequenceIndex(name, writer)
             try checkSequenceIsFree(record, writer)
             let upsert = try writer.cached(
@@ -21,7 +21,7 @@ extension SQLiteKeyStore: RecordImporting {
             // The upsert leaves the expiration column alone: set it (or clear a replaced one).
             let hasColumn = try file.hasExpirationColumn(name, writer)
             if record.expiration != nil || hasColumn {
-                try setExpiration(record.key, to: record.expiration)
+                try setExpiration(record.key, to: record.expiration, in: txn)
             }
             var meta = try file.transactionMeta(name, writer)
             meta.lastSequence = max(meta.lastSequence, record.sequence)
@@ -30,8 +30,8 @@ extension SQLiteKeyStore: RecordImporting {
     }
 
     /// Sets the store's `kvmeta` counters; see `RecordImporting.setCounters`.
-    package func setCounters(lastSequence: UInt64, purgeCount: UInt64) throws {
-        try file.withWriter { writer in
+    package func setCounters(lastSequence: UInt64, purgeCount: UInt64, in txn: borrowing WriteTransaction) throws {
+        try file.withWriter(txn) { writer in
             let highest = try writer.cached("SELECT max(sequence) FROM \(quotedTable)")
             defer { highest.reset() }
             if try highest.step(), !highest.isNull(0), highest.uint64(0) > lastSequence {

@@ -215,8 +215,8 @@ package final class SQLiteKeyStore: KeyStore, Sendable {
 
     /// Stores `record` with the next sequence; see `KeyStore.set`.
     @discardableResult
-    package func set(_ record: Record, ifSequence: UInt64?) throws -> UInt64 {
-        try file.withWriter { writer in
+    package func set(_ record: Record, ifSequence: UInt64?, in txn: borrowing WriteTransaction) throws -> UInt64 {
+        try file.withWriter(txn) { writer in
             try file.ensureSequenceIndex(name, writer)
             var meta = try file.transactionMeta(name, writer)
             let sequence = meta.lastSequence + 1
@@ -257,8 +257,8 @@ package final class SQLiteKeyStore: KeyStore, Sendable {
 
     /// Deletes the row for good and counts the purge.
     @discardableResult
-    package func purge(_ key: String) throws -> Bool {
-        try file.withWriter { writer in
+    package func purge(_ key: String, in txn: borrowing WriteTransaction) throws -> Bool {
+        try file.withWriter(txn) { writer in
             let statement = try writer.cached(sql.purge)
             statement.bind(1, key)
             try statement.run()
@@ -274,8 +274,8 @@ package final class SQLiteKeyStore: KeyStore, Sendable {
 
     /// Sets or clears a record's expiration (adding the column and index on first use).
     @discardableResult
-    package func setExpiration(_ key: String, to expiration: Int64?) throws -> Bool {
-        try file.withWriter { writer in
+    package func setExpiration(_ key: String, to expiration: Int64?, in txn: borrowing WriteTransaction) throws -> Bool {
+        try file.withWriter(txn) { writer in
             if let expiration {
                 try file.ensureExpirationColumn(name, writer)
                 let statement = try writer.cached(sql.setExpiration)

@@ -13,7 +13,7 @@ extension LegacyUpgrader {
                                      engineName: core.engine.name, schemaVersion: reader.schemaVersion)
         summary.skippedDocumentIDs = try reader.skippedDocumentIDs()
         var copiedBlobs: Set<BlobKey> = []
-        try core.inTransaction {
+        try core.inTransaction { _ in
             // LiteCore's order, so shared keys get the numbers (and bodies the order) it gives.
             let documents = try reader.makeDocumentEnumeratorInImportOrder()
             while let document = try documents.next() {

@@ -75,7 +75,7 @@ import TestSupport
             let garbage: [UInt8] = [0xFF, 0x00, 0x13]
             let revision = RevisionID.next(after: nil, deleted: false, body: garbage)
             try tree.insert(revision, body: garbage, deleted: false, hasAttachments: false, parent: nil, allowConflict: false)
-            try file.write { _ = try store.set(Record(key: "broken", version: revision.binary, body: try tree.encoded()), ifSequence: nil) }
+            try file.write { txn in _ = try store.set(Record(key: "broken", version: revision.binary, body: try tree.encoded()), ifSequence: nil, in: txn) }
             try file.close()
             let error = #expect(throws: CouchbaseLiteError.self) { try database.performMaintenance(type: .integrityCheck) }
             #expect(error?.code == .corruptData)

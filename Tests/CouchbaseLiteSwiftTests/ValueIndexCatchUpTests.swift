@@ -43,7 +43,7 @@ import TestSupport
     private func makeIndexedDatabase(_ engine: StorageEngineKind, _ directory: TemporaryDirectory) throws {
         try withCore(engine, directory, create: true) { core in
             try ValueIndex.create(name: "byV", definition: Self.definition, in: core)
-            try core.inTransaction {
+            try core.inTransaction { _ in
                 for number in 0..<10 { try save(core, "d\(number)", #"{"v":\#(number)}"#) }
             }
             #expect(try ValueIndex.stored(in: core).first?.isCurrent == true)

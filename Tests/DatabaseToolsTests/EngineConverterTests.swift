@@ -90,9 +90,9 @@ import TestSupport
             let destination = try DatabaseLocation(path: directory.appending("copy.cblite2").path)
             try EngineConverter.convert(source: source, destination: destination, options: .init())
             let file = try DataFileOpener.open(destination)
-            try file.write {
+            try file.write { txn in
                 try #require(try file.keyStore("default").importing).importRecord(
-                    Record(key: "doc-7", version: [1], body: [0], sequence: 9_999))
+                    Record(key: "doc-7", version: [1], body: [0], sequence: 9_999), in: txn)
             }
             let original = try DataFileOpener.open(source, readOnly: true)
             defer { try? original.close(); try? file.close() }

@@ -11,8 +11,8 @@ enum ForeignSave {
         let core = try DatabaseLocation(path: path).open(.readWrite)
         defer { try? core.close() }   // allowed: closing after the save
         let file = try #require(core.dataFile as? SQLiteDataFile)
-        try file.write {
-            try file.withWriter { connection in
+        try file.write { txn in
+            try file.withWriter(txn) { connection in
                 try connection.execute("""
                     INSERT INTO kv_default (key, sequence, flags, version, body) SELECT '\(copy)', \
                     (SELECT max(sequence) + 1 FROM kv_default), flags, version, body FROM kv_default WHERE key = '\(source)';

@@ -44,8 +44,8 @@ import TestSupport
     /// gives exactly the terms, positions and columns LiteCore's did.
     private func fts4IntegrityCheck(_ core: DatabaseCore) throws {
         let file = try #require(core.dataFile as? SQLiteDataFile)
-        try file.write {
-            try file.withWriter { connection in
+        try file.write { txn in
+            try file.withWriter(txn) { connection in
                 try connection.execute("INSERT INTO \(Self.ftsTable)(\(Self.ftsTable)) VALUES('integrity-check')")
             }
         }

@@ -28,9 +28,4 @@ import TestSupport
     func lastSequenceBelowRecordsIsRefused(engine: StorageEngineKind) throws {
         try withTemporaryDataFile(engine, StorageConformance.lastSequenceBelowRecordsIsRefused)
     }
-
-    @Test(arguments: StorageEngineKind.allCases)
-    func importOutsideTransactionIsRefused(engine: StorageEngineKind) throws {
-        try withTemporaryDataFile(engine, StorageConformance.importOutsideTransactionIsRefused)
-    }
 }

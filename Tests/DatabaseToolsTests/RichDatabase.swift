@@ -29,13 +29,13 @@ enum RichDatabase {
         }
         try core.purgeDocument(id: "doc-3")
         try core.setExpiration(id: "doc-4", to: 4_102_444_800_000)
-        try core.inTransaction {
+        try core.inTransaction { txn in
             try core.dataFile.keyStore("checkpoints").set(Record(key: "cp-1", body: Array("{\"local\":7}".utf8)),
-                                                          ifSequence: nil)
-            try core.dataFile.keyStore("peerCheckpoints").set(Record(key: "peer", body: [1, 2, 3]), ifSequence: nil)
+                                                          ifSequence: nil, in: txn)
+            try core.dataFile.keyStore("peerCheckpoints").set(Record(key: "peer", body: [1, 2, 3]), ifSequence: nil, in: txn)
             let index = try core.dataFile.byteKeyStore("index_by_name")
-            try index.put([0x01, 0xFF], [0x42])
-            try index.put([0x00], [])
+            try index.put([0x01, 0xFF], [0x42], in: txn)
+            try index.put([0x00], [], in: txn)
         }
         return location
     }

@@ -117,7 +117,7 @@ extension StreamingImportTests {
             defer { try? reference.close() }
             for (index, line) in lines.enumerated() {
                 let tape = try Array(line.utf8).withUnsafeBytes { try JSONTape.parse(json: $0) }
-                try reference.inTransaction {
+                try reference.inTransaction { _ in
                     tape.addKeys(to: reference.sharedKeys)
                     _ = try reference.saveRevision(id: "doc-\(index)", base: nil, policy: .lastWriteWins) { encoder in
                         tape.write(to: encoder, omittingTopLevelKey: "_id")

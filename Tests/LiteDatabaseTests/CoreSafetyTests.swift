@@ -29,9 +29,9 @@ import Testing
         var tree = RevisionTree()
         let revision = try RevisionID(parsing: "1-0123456789abcdef0123456789abcdef01234567")
         try tree.insert(revision, body: garbage, deleted: false, hasAttachments: true, parent: nil, allowConflict: false)
-        try file.write {
+        try file.write { txn in
             _ = try store.set(Record(key: id, version: revision.binary, body: try tree.encoded(), flags: record.flags),
-                              ifSequence: nil)
+                              ifSequence: nil, in: txn)
         }
     }
 
@@ -81,7 +81,7 @@ import Testing
         let changes = Locked<[(id: String, old: String?, new: String?)]>([])
         let rebuilds = Locked(0)
 
-        func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore) throws {
+        func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
             #expect(core.dataFile.isInTransaction)
             let decode = { (bytes: [UInt8]?) -> String? in
                 bytes.flatMap { try? FleeceDocument(bytes: $0.isEmpty ? StoredDocument.emptyDictionary : $0,
@@ -90,7 +90,7 @@ import Testing
             changes.withLock { $0.append((change.documentID, decode(change.oldBody), decode(change.newBody))) }
         }
 
-        func rebuild(in core: DatabaseCore) throws {
+        func rebuild(in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
             #expect(core.dataFile.isInTransaction)
             rebuilds.withLock { $0 += 1 }
         }

@@ -82,7 +82,7 @@ import Testing
                     try Self.apply(choice, step: step, to: core)
                     try Self.expectSameAsDecodedTree(core, "doc", "after \(program[...step])")
                     // Inside a transaction the lazy read sees the transaction's writes too.
-                    try core.inTransaction {
+                    try core.inTransaction { _ in
                         try Self.apply((choice + step) % 5, step: step + 1_000, to: core)
                         try Self.expectSameAsDecodedTree(core, "doc", "in a transaction after \(program[...step])")
                     }
@@ -114,9 +114,9 @@ import Testing
                         body[position] ^= UInt8(truncatingIfNeeded: value >> 8) | 1
                     }
                 }
-                try core.dataFile.write {
+                try core.dataFile.write { txn in
                     _ = try core.documents.set(Record(key: "doc", version: record.version, body: body, flags: record.flags),
-                                               ifSequence: nil)
+                                               ifSequence: nil, in: txn)
                 }
                 do {
                     if let read = try core.currentRevision(id: "doc"), let document = read.body {

@@ -113,7 +113,7 @@ import LiteSupport
         struct Abort: Error {}
         try withTemporaryCore(engine) { core, _ throws in
             #expect(throws: Abort.self) {
-                try core.inTransaction {
+                try core.inTransaction { _ in
                     try save(core, "doc", #"{"brandNewKey":1}"#)
                     throw Abort()
                 }
@@ -132,7 +132,7 @@ import LiteSupport
                 heard.withLock { $0.append(ids) }
             }
             defer { core.removeChangeObserver(token) }
-            try core.inTransaction {
+            try core.inTransaction { _ in
                 try save(core, "a", "{}")
                 try save(core, "b", "{}")
                 #expect(heard.withLock { $0.isEmpty })

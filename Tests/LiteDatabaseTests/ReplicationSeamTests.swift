@@ -49,9 +49,9 @@ import Testing
             let id = RevisionID.next(after: nil, deleted: false, body: body)
             var tree = RevisionTree()
             try tree.insert(id, body: body, deleted: false, hasAttachments: false, parent: nil, allowConflict: false)
-            try other.write {
+            try other.write { txn in
                 try other.keyStore(DatabaseCore.StoreNames.documents)
-                    .set(Record(key: "theirs", version: id.binary, body: try tree.encoded()), ifSequence: 0)
+                    .set(Record(key: "theirs", version: id.binary, body: try tree.encoded()), ifSequence: 0, in: txn)
             }
             #expect(try core.changes(since: since).map(\.documentID) == ["theirs"])
         }

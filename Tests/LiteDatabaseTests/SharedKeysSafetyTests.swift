@@ -29,7 +29,7 @@ import Testing
                         let json = #"{"k\#(thread)_\#(round)":\#(round),"v\#(thread)x\#(round)":"\#(id)"}"#
                         if round % 3 == 1 {
                             // Adds names, then fails: only its own names may be forgotten.
-                            _ = try? core.inTransaction {
+                            _ = try? core.inTransaction { _ in
                                 try save(core, "aborted-\(id)", #"{"gone\#(thread)_\#(round)":1}"#)
                                 throw Failure()
                             }
@@ -69,14 +69,14 @@ import Testing
             let info = try other.keyStore(DatabaseCore.StoreNames.info)
             let theirKeys = try SharedKeys(persisted: try #require(try info.get(DatabaseCore.InfoKeys.sharedKeys)).body)
             #expect(theirKeys.keys == ["alpha"])
-            try other.write {
+            try other.write { txn in
                 let body = try JSONConverter.fleece(fromJSON: #"{"beta":2,"gamma":3}"#, sharedKeys: theirKeys)
                 let revision = RevisionID.next(after: nil, deleted: false, body: body)
                 var tree = RevisionTree()
                 try tree.insert(revision, body: body, deleted: false, hasAttachments: false, parent: nil, allowConflict: false)
                 try other.keyStore(DatabaseCore.StoreNames.documents)
-                    .set(Record(key: "theirs", version: revision.binary, body: try tree.encoded()), ifSequence: 0)
-                try info.set(Record(key: DatabaseCore.InfoKeys.sharedKeys, body: try theirKeys.persistedBytes()), ifSequence: nil)
+                    .set(Record(key: "theirs", version: revision.binary, body: try tree.encoded()), ifSequence: 0, in: txn)
+                try info.set(Record(key: DatabaseCore.InfoKeys.sharedKeys, body: try theirKeys.persistedBytes()), ifSequence: nil, in: txn)
             }
 
             // Read with the right names although this instance's table had only "alpha".
@@ -102,9 +102,9 @@ import Testing
             let other = try engine.engine.open(at: path, options: DataFileOptions(create: false, readOnly: false))
             defer { try? other.close() }
             let info = try other.keyStore(DatabaseCore.StoreNames.info)
-            try other.write {
+            try other.write { txn in
                 let table = SharedKeys(keys: ["alpha", "omega"])
-                try info.set(Record(key: DatabaseCore.InfoKeys.sharedKeys, body: try table.persistedBytes()), ifSequence: nil)
+                try info.set(Record(key: DatabaseCore.InfoKeys.sharedKeys, body: try table.persistedBytes()), ifSequence: nil, in: txn)
             }
             try save(core, "mine-2", #"{"zeta":26}"#)
             #expect(core.sharedKeys.keys == ["alpha", "omega", "zeta"])

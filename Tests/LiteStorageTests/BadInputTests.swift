@@ -13,10 +13,10 @@ import TestSupport
     private func makeDatabase(_ engine: StorageEngineKind, in directory: TemporaryDirectory) throws -> String {
         let file = try engine.createDataFile(in: directory)
         let store = try file.keyStore("default")
-        try file.write {
+        try file.write { txn in
             for index in 0..<200 {
                 try store.set(Record(key: "doc-\(index)", body: [UInt8](repeating: UInt8(index & 0xFF), count: 300)),
-                              ifSequence: 0)
+                              ifSequence: 0, in: txn)
             }
         }
         try file.close()

@@ -37,7 +37,7 @@ import TestSupport
             defer { try? file.close() }
             let store = try file.keyStore("mine")
             for index in 0..<5 {
-                try file.write { try store.set(Record(key: "k\(index)"), ifSequence: 0) }
+                try file.write { txn in try store.set(Record(key: "k\(index)"), ifSequence: 0, in: txn) }
             }
             #expect(try store.recordCount() == 5)
             #expect(try file.keyStore("default").get("counter") != nil)

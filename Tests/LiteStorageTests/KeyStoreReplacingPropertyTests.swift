@@ -16,21 +16,21 @@ import TestSupport
     private static func apply(_ transactions: [[Step]], to file: any DataFile, replacing: Bool) throws {
         let store = try file.keyStore("default")
         for steps in transactions {
-            try file.write {
+            try file.write { txn in
                 for (key, kind, seed) in steps {
                     let name = "doc-\(key)"
                     switch kind {
-                    case 0: try store.purge(name)
-                    case 1: try store.setExpiration(name, to: seed % 3 == 0 ? nil : Int64(1_000 + seed))
+                    case 0: try store.purge(name, in: txn)
+                    case 1: try store.setExpiration(name, to: seed % 3 == 0 ? nil : Int64(1_000 + seed), in: txn)
                     default:
                         let read = try store.get(name, content: .metaOnly)
                         let record = Record(key: name, version: [UInt8(truncatingIfNeeded: seed)],
                                             body: Array(repeating: UInt8(truncatingIfNeeded: kind), count: seed % 50),
                                             flags: seed % 4 == 0 ? .deleted : [])
                         if replacing {
-                            try store.set(record, replacing: read?.state)
+                            try store.set(record, replacing: read?.state, in: txn)
                         } else {
-                            try store.set(record, ifSequence: read?.sequence ?? 0)
+                            try store.set(record, ifSequence: read?.sequence ?? 0, in: txn)
                         }
                     }
                 }
@@ -83,9 +83,9 @@ import TestSupport
             let store = try file.keyStore("default")
             try StorageConformance.insert(["a"], into: store, of: file)
             let stale = try #require(try store.get("a")).state
-            try file.write { _ = try store.set(Record(key: "a", body: [2]), ifSequence: stale.sequence) }
+            try file.write { txn in _ = try store.set(Record(key: "a", body: [2]), ifSequence: stale.sequence, in: txn) }
             #expect(throws: StorageError.conflict) {
-                try file.write { _ = try store.set(Record(key: "a", body: [3]), replacing: stale) }
+                try file.write { txn in _ = try store.set(Record(key: "a", body: [3]), replacing: stale, in: txn) }
             }
             #expect(try store.get("a")?.body == [2])
         }

@@ -20,7 +20,7 @@ import TestSupport
                 let store = try waiterFile.keyStore("default")
                 let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
                 let held = startThread { () throws -> Bool in
-                    try holder.write {
+                    try holder.write { _ in
                         holding.signal()
                         release.wait()
                     }
@@ -29,7 +29,7 @@ import TestSupport
                 holding.wait()
                 let waiter = startThread { () -> String in
                     do {
-                        try waiterFile.write { _ = try store.set(Record(key: "r\(round)", body: [1]), ifSequence: nil) }
+                        try waiterFile.write { txn in _ = try store.set(Record(key: "r\(round)", body: [1]), ifSequence: nil, in: txn) }
                         return "wrote"
                     } catch let error as StorageError where error.code == .notOpen {
                         return "closed"
@@ -56,12 +56,12 @@ import TestSupport
     func aCursorOutlivingItsSnapshotIsAnErrorOrStillCorrect(engine: StorageEngineKind) throws {
         try withTemporaryDataFile(engine) { file in
             let store = try file.keyStore("default")
-            try file.write {
-                for index in 0..<5 { try store.set(Record(key: "k\(index)", body: [UInt8(index)]), ifSequence: nil) }
+            try file.write { txn in
+                for index in 0..<5 { try store.set(Record(key: "k\(index)", body: [UInt8(index)]), ifSequence: nil, in: txn) }
             }
             let cursor = try file.withReadSnapshot { try store.enumerate(options: .init()) }
             defer { cursor.close() }
-            try file.write { try store.set(Record(key: "k9", body: [9]), ifSequence: nil) }
+            try file.write { txn in try store.set(Record(key: "k9", body: [9]), ifSequence: nil, in: txn) }
             do {
                 var keys: [String] = []
                 while let record = try cursor.next() { keys.append(record.key) }
@@ -77,8 +77,8 @@ import TestSupport
     func aCursorOutlivingItsTransactionIsAnErrorOrStillCorrect(engine: StorageEngineKind) throws {
         try withTemporaryDataFile(engine) { file in
             let store = try file.keyStore("default")
-            let cursor = try file.write { () throws -> RecordEnumerator in
-                for index in 0..<3 { try store.set(Record(key: "k\(index)", body: [1]), ifSequence: nil) }
+            let cursor = try file.write { (txn: borrowing WriteTransaction) throws -> RecordEnumerator in
+                for index in 0..<3 { try store.set(Record(key: "k\(index)", body: [1]), ifSequence: nil, in: txn) }
                 return try store.enumerate(options: .init())
             }
             defer { cursor.close() }

@@ -96,8 +96,8 @@ import TestSupport
     }
 
     @Test(arguments: StorageEngineKind.allCases)
-    func writeOutsideTransactionIsRefused(engine: StorageEngineKind) throws {
-        try withTemporaryDataFile(engine, StorageConformance.writeOutsideTransactionIsRefused)
+    func anotherFilesTransactionIsRefused(engine: StorageEngineKind) throws {
+        try StorageConformance.anotherFilesTransactionIsRefused(engine)
     }
 
     @Test(arguments: StorageEngineKind.allCases)

@@ -122,19 +122,19 @@ import Testing
                     switch picker.pick(5) {
                     case 0:
                         // Several changes in one transaction (a document may change twice).
-                        try core.inTransaction { for _ in 0..<(2 + picker.pick(4)) { try change() } }
+                        try core.inTransaction { _ in for _ in 0..<(2 + picker.pick(4)) { try change() } }
                     case 1:
                         // A rolled-back transaction leaves no trace.
                         let before = model
                         struct RollBack: Error {}
-                        _ = try? core.inTransaction {
+                        _ = try? core.inTransaction { _ in
                             for _ in 0..<(1 + picker.pick(3)) { try change() }
                             throw RollBack()
                         }
                         model = before
                     case 2:
                         // A search inside the transaction sees its changes.
-                        try core.inTransaction {
+                        try core.inTransaction { _ in
                             try change()
                             try check(index, picker.query())
                             try change()
@@ -178,18 +178,18 @@ import Testing
                         #expect(hits.allSatisfy { abs($0.rank - (ranks[$0.documentID] ?? .nan)) <= 1e-9 * max(1, $0.rank) }, "\(query)")
                     }
                 }
-                try core.inTransaction { for number in stride(from: 0, to: 3_000, by: 2) { try save(String(format: "doc%05d", number)) } }
+                try core.inTransaction { _ in for number in stride(from: 0, to: 3_000, by: 2) { try save(String(format: "doc%05d", number)) } }
                 try check()
                 // Documents between the existing ones, in several transactions.
                 for round in 0..<3 {
-                    try core.inTransaction {
+                    try core.inTransaction { _ in
                         for number in stride(from: 1 + round * 2, to: 3_000, by: 6 + picker.pick(20)) { try save(String(format: "doc%05d", number)) }
                     }
                 }
                 try check()
                 // A whole range deleted, another purged, some updated.
                 let low = picker.pick(2_000)
-                try core.inTransaction {
+                try core.inTransaction { _ in
                     for number in low..<(low + 400 + picker.pick(600)) {
                         let id = String(format: "doc%05d", number)
                         guard model[id] != nil, let current = try core.document(id: id) else { continue }
@@ -198,7 +198,7 @@ import Testing
                     }
                 }
                 let purgeFrom = picker.pick(2_500)
-                try core.inTransaction {
+                try core.inTransaction { _ in
                     for number in purgeFrom..<(purgeFrom + 300) {
                         let id = String(format: "doc%05d", number)
                         try core.purgeDocument(id: id)
@@ -208,7 +208,7 @@ import Testing
                 }
                 try check()
                 // Everything removed: the index is empty again.
-                try core.inTransaction {
+                try core.inTransaction { _ in
                     for id in model.keys { try core.purgeDocument(id: id) }
                 }
                 model = [:]
@@ -235,11 +235,11 @@ import Testing
             let index = try FullTextIndex.create(definition, in: core)
             let expected = try index.search("pool", in: core)
             // What format 2 left: its stats and a posting key, no blocks.
-            try core.inTransaction {
+            try core.inTransaction { txn in
                 let store = try core.dataFile.byteKeyStore(definition.storeName)
-                try store.delete(range: ByteKeyRange(lower: [0x01], upper: [0x02]))
-                try store.put([0x01] + Array("pool".utf8) + [0x00] + Array("doc0".utf8) + [0x00, 0x00], [3, 1, 2, 2, 4])
-                try store.put(FullTextPostings.statsKey, FullTextPostings.encodeCounts([3, 7, Int(try core.documents.lastSequence()), 2]))
+                try store.delete(range: ByteKeyRange(lower: [0x01], upper: [0x02]), in: txn)
+                try store.put([0x01] + Array("pool".utf8) + [0x00] + Array("doc0".utf8) + [0x00, 0x00], [3, 1, 2, 2, 4], in: txn)
+                try store.put(FullTextPostings.statsKey, FullTextPostings.encodeCounts([3, 7, Int(try core.documents.lastSequence()), 2]), in: txn)
             }
             #expect(throws: TextAnalysisError.self) { try index.search("pool", in: core) }
             try FullTextIndex.openAll(in: core)
@@ -265,7 +265,7 @@ import Testing
             #expect(expected[0].map(\.documentID).sorted() == ["doc0", "doc1", "doc3"])
             // What format 3 wrote for the same postings: each term in a first block of its own
             // (a zero directory count, then its postings), and a stats record saying 3.
-            try core.inTransaction {
+            try core.inTransaction { txn in
                 let store = try core.dataFile.byteKeyStore(definition.storeName)
                 let cursor = try store.scan(prefix: [0x05])
                 var groups: [[UInt8]] = []
@@ -274,13 +274,13 @@ import Testing
                 #expect(!groups.isEmpty)
                 for group in groups {
                     for member in try FullTextTermGroup.members(of: group) {
-                        try store.put(FullTextPostings.blockKey(term: member.term, firstDocumentID: []), [0] + member.postings)
+                        try store.put(FullTextPostings.blockKey(term: member.term, firstDocumentID: []), [0] + member.postings, in: txn)
                     }
                 }
-                try store.delete(range: ByteKeyRange(prefix: [0x05]))
+                try store.delete(range: ByteKeyRange(prefix: [0x05]), in: txn)
                 var stats = try FullTextPostings.decodeCounts(try #require(try store.get(FullTextPostings.statsKey)))
                 stats[3] = 3
-                try store.put(FullTextPostings.statsKey, FullTextPostings.encodeCounts(stats))
+                try store.put(FullTextPostings.statsKey, FullTextPostings.encodeCounts(stats), in: txn)
             }
             #expect(throws: TextAnalysisError.self) { try index.search("pool", in: core) }
             try FullTextIndex.openAll(in: core)
@@ -316,14 +316,14 @@ import Testing
             }
             #expect(try wordCountEntries() == 0)
             // What format 4 added: the word counts of each document, and a stats record saying 4.
-            try core.inTransaction {
+            try core.inTransaction { txn in
                 for (number, text) in texts.enumerated() {
                     let words = text.split(separator: " ").filter { !["a", "the", "by"].contains($0) }.count
-                    try store.put([0x02] + Array("doc\(number)".utf8), FullTextPostings.encodeCounts([words]))
+                    try store.put([0x02] + Array("doc\(number)".utf8), FullTextPostings.encodeCounts([words]), in: txn)
                 }
                 var stats = try FullTextPostings.decodeCounts(try #require(try store.get(FullTextPostings.statsKey)))
                 stats[3] = 4
-                try store.put(FullTextPostings.statsKey, FullTextPostings.encodeCounts(stats))
+                try store.put(FullTextPostings.statsKey, FullTextPostings.encodeCounts(stats), in: txn)
             }
             #expect(throws: TextAnalysisError.self) { try index.search("pool", in: core) }
             try FullTextIndex.openAll(in: core)
@@ -331,13 +331,13 @@ import Testing
             #expect(try wordCountEntries() == 0)
 
             // Changes after it keep the totals a rebuild computes (ranks depend on them).
-            try core.inTransaction {
+            try core.inTransaction { _ in
                 try FullTextTestDatabase.save(core, "doc1", properties: ["text": "pool pool quiet beach"],
                                               base: try core.document(id: "doc1")?.revisionID)
                 try FullTextTestDatabase.save(core, "doc5", properties: ["text": "a pool by the quiet garden"])
             }
             let changed = try queries.map { try index.search($0, in: core) }
-            try core.inTransaction { try FullTextIndex.delete(definition.name, in: core) }
+            try core.inTransaction { _ in try FullTextIndex.delete(definition.name, in: core) }
             let rebuilt = try FullTextIndex.create(definition, in: core)
             #expect(try queries.map { try rebuilt.search($0, in: core) } == changed)
         }

@@ -46,10 +46,10 @@ import Testing
             }
             try FullTextTestDatabase.withCore(engine) { core in
                 _ = try FullTextIndex.create(definition, in: core)
-                try core.inTransaction { try save(core) }
+                try core.inTransaction { _ in try save(core) }
                 let merged = try Self.entries(core, definition)
 
-                try core.inTransaction { try FullTextIndex.delete(definition.name, in: core) }
+                try core.inTransaction { _ in try FullTextIndex.delete(definition.name, in: core) }
                 let index = try FullTextIndex.create(definition, in: core)
                 #expect(try Self.entries(core, definition) == merged)
                 // And a search of the rebuilt index reads them back.

@@ -24,7 +24,7 @@ enum FullTextTestDatabase {
         try withCore(engine) { core in
             let lines = String(decoding: try Fixtures.data("query/\(file)"), as: UTF8.self)
                 .split(separator: "\n").filter { !$0.isEmpty }
-            try core.inTransaction {
+            try core.inTransaction { _ in
                 for (index, line) in lines.enumerated() {
                     try save(core, String(format: "%07d", index + 1), String(line))
                 }

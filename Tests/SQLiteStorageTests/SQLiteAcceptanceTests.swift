@@ -74,7 +74,7 @@ import TestSupport
     @Test func writesToCouchbaseLite27FileContinueItsSequence() throws {
         try openFixture("v2/upgrade_2.7.cblite2/db.sqlite3") { file, _ in
             let store = try file.keyStore("default")
-            let sequence = try file.write { try store.set(Record(key: "doc-101", version: [1, 2]), ifSequence: 0) }
+            let sequence = try file.write { txn in try store.set(Record(key: "doc-101", version: [1, 2]), ifSequence: 0, in: txn) }
             #expect(sequence == 101)
             #expect(try sqlite3([file.path, "SELECT lastSeq FROM kvmeta WHERE name='default'"]) == "101\n")
         }
@@ -120,9 +120,9 @@ import TestSupport
             let file = try SQLiteEngine().openFile(at: directory.appending("db.sqlite3").path,
                                                    options: .init(create: true))
             let store = try file.keyStore("default")
-            try file.write {
-                try store.set(Record(key: "a"), ifSequence: 0)
-                try store.setExpiration("a", to: 1_700_000_000_000)
+            try file.write { txn in
+                try store.set(Record(key: "a"), ifSequence: 0, in: txn)
+                try store.setExpiration("a", to: 1_700_000_000_000, in: txn)
             }
             try file.close()
             let schema = try sqlite3([file.path, ".schema kv_default"])
@@ -204,7 +204,7 @@ import TestSupport
             let path = try makeEmptyDatabase(directory)
             let file = try SQLiteEngine().open(at: path, options: .init(create: true))
             defer { try? file.close() }
-            #expect(try file.write { try file.keyStore("default").set(Record(key: "a"), ifSequence: 0) } == 1)
+            #expect(try file.write { txn in try file.keyStore("default").set(Record(key: "a"), ifSequence: 0, in: txn) } == 1)
         }
     }
 

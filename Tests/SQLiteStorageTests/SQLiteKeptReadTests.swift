@@ -11,7 +11,7 @@ import TestSupport
     private func body(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     private func put(_ file: SQLiteDataFile, _ key: String, _ text: String) throws {
-        try file.write { _ = try file.keyStore("default").set(Record(key: key, body: body(text)), ifSequence: nil) }
+        try file.write { txn in _ = try file.keyStore("default").set(Record(key: key, body: body(text)), ifSequence: nil, in: txn) }
     }
 
     private func read(_ file: SQLiteDataFile, _ key: String) throws -> String? {

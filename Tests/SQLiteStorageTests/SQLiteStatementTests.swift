@@ -25,7 +25,7 @@ import TestSupport
     @Test func aCursorUsedAfterItsSnapshotEndedIsAnError() throws {
         try withTemporaryDataFile(.sqlite) { file in
             let store = try file.keyStore("default")
-            try file.write { try store.set(Record(key: "a", body: [1]), ifSequence: nil) }
+            try file.write { txn in try store.set(Record(key: "a", body: [1]), ifSequence: nil, in: txn) }
             let cursor = try file.withReadSnapshot { try store.enumerate(options: .init()) }
             defer { cursor.close() }
             #expect(throws: StorageError.self) { _ = try cursor.next() }

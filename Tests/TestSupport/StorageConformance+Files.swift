@@ -10,10 +10,10 @@ extension StorageConformance {
             let path = file.path
             let store = try file.keyStore("default")
             try insert(["a", "b", "c"], into: store, of: file)
-            try file.write {
-                _ = try store.purge("b")
-                try store.setExpiration("c", to: 42)
-                try file.byteKeyStore("index").put([9], [8])
+            try file.write { txn in
+                _ = try store.purge("b", in: txn)
+                try store.setExpiration("c", to: 42, in: txn)
+                try file.byteKeyStore("index").put([9], [8], in: txn)
             }
             try file.close()
 
@@ -25,7 +25,7 @@ extension StorageConformance {
             #expect(try again.purgeCount() == 1)
             #expect(try again.expiration(of: "c") == 42)
             #expect(try reopened.byteKeyStore("index").get([9]) == [8])
-            #expect(try reopened.write { try again.set(Record(key: "d"), ifSequence: 0) } == 4)
+            #expect(try reopened.write { txn in try again.set(Record(key: "d"), ifSequence: 0, in: txn) } == 4)
         }
     }
 
@@ -42,7 +42,7 @@ extension StorageConformance {
             #expect(readOnly.isReadOnly)
             let store = try readOnly.keyStore("default")
             #expect(try store.get("a") != nil)
-            #expect(throws: StorageError.readOnly) { try readOnly.write { try store.set(Record(key: "b"), ifSequence: 0) } }
+            #expect(throws: StorageError.readOnly) { try readOnly.write { txn in try store.set(Record(key: "b"), ifSequence: 0, in: txn) } }
             #expect(throws: StorageError.notFound) { try readOnly.keyStore("missing") }
         }
     }
@@ -55,7 +55,7 @@ extension StorageConformance {
             try file.close()
             try file.close()
             #expect(throws: StorageError.closed) { try store.get("a") }
-            #expect(throws: StorageError.closed) { try file.write {} }
+            #expect(throws: StorageError.closed) { try file.write { _ in } }
         }
     }
 
@@ -85,7 +85,7 @@ extension StorageConformance {
     package static func compactKeepsData(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
         try insert((0..<200).map { "k\($0)" }, into: store, of: file)
-        try file.write { for index in 0..<150 { _ = try store.purge("k\(index)") } }
+        try file.write { txn in for index in 0..<150 { _ = try store.purge("k\(index)", in: txn) } }
         try file.compact()
         #expect(try store.recordCount() == 50)
         #expect(try store.get("k199") != nil)

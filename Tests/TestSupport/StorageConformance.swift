@@ -18,10 +18,10 @@ package enum StorageConformance {
     /// Inserts records `key(i)` for `i` in `range`, in one transaction, each with body "body-i".
     package static func insert(_ keys: [String], into store: any KeyStore, of file: any DataFile,
                                flags: (String) -> DocumentFlags = { _ in [] }) throws {
-        try file.write {
+        try file.write { txn in
             for key in keys {
                 try store.set(Record(key: key, version: [1], body: bytes("body-\(key)"), flags: flags(key)),
-                              ifSequence: 0)
+                              ifSequence: 0, in: txn)
             }
         }
     }
@@ -31,9 +31,9 @@ package enum StorageConformance {
     /// A stored record reads back with its version, body, flags and sequence.
     package static func recordReadsBack(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
-        let sequence = try file.write {
+        let sequence = try file.write { txn in
             try store.set(Record(key: "doc", version: [1, 0xAB], body: [1, 2, 3], flags: [.hasAttachments]),
-                          ifSequence: 0)
+                          ifSequence: 0, in: txn)
         }
         let record = try #require(try store.get("doc"))
         #expect(record.key == "doc")
@@ -54,8 +54,8 @@ package enum StorageConformance {
     /// A meta-only read leaves the body out but reports its size.
     package static func metaOnlyReadSkipsBody(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
-        try file.write { try store.set(Record(key: "doc", version: [7], body: [UInt8](repeating: 9, count: 500)),
-                                       ifSequence: 0) }
+        try file.write { txn in try store.set(Record(key: "doc", version: [7], body: [UInt8](repeating: 9, count: 500)),
+                                       ifSequence: 0, in: txn) }
         let record = try #require(try store.get("doc", content: .metaOnly))
         #expect(record.body.isEmpty)
         #expect(record.bodySize == 500)
@@ -65,8 +65,8 @@ package enum StorageConformance {
     /// A record can be found by its sequence, and the old sequence no longer finds it after an update.
     package static func recordIsFoundBySequence(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
-        let first = try file.write { try store.set(Record(key: "a", body: [1]), ifSequence: 0) }
-        let second = try file.write { try store.set(Record(key: "a", body: [2]), ifSequence: first) }
+        let first = try file.write { txn in try store.set(Record(key: "a", body: [1]), ifSequence: 0, in: txn) }
+        let second = try file.write { txn in try store.set(Record(key: "a", body: [2]), ifSequence: first, in: txn) }
         #expect(try store.get(sequence: second)?.body == [2])
         #expect(try store.get(sequence: first) == nil)
     }
@@ -75,8 +75,8 @@ package enum StorageConformance {
     package static func purgeRemovesRecordAndCounts(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
         try insert(["a", "b"], into: store, of: file)
-        let removed = try file.write { try store.purge("a") }
-        let missing = try file.write { try store.purge("zzz") }
+        let removed = try file.write { txn in try store.purge("a", in: txn) }
+        let missing = try file.write { txn in try store.purge("zzz", in: txn) }
         #expect(removed)
         #expect(!missing)
         #expect(try store.get("a") == nil)
@@ -99,9 +99,9 @@ package enum StorageConformance {
     /// An insert-only write of an existing key is a conflict.
     package static func insertOnlyRejectsExistingKey(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
-        try file.write { try store.set(Record(key: "a", body: [1]), ifSequence: 0) }
+        try file.write { txn in try store.set(Record(key: "a", body: [1]), ifSequence: 0, in: txn) }
         #expect(throws: StorageError.conflict) {
-            try file.write { try store.set(Record(key: "a", body: [2]), ifSequence: 0) }
+            try file.write { txn in try store.set(Record(key: "a", body: [2]), ifSequence: 0, in: txn) }
         }
         #expect(try store.get("a")?.body == [1])
     }
@@ -109,10 +109,10 @@ package enum StorageConformance {
     /// A write expecting an outdated sequence is a conflict and changes nothing.
     package static func staleWriteIsRejected(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
-        let first = try file.write { try store.set(Record(key: "a", body: [1]), ifSequence: 0) }
-        try file.write { _ = try store.set(Record(key: "a", body: [2]), ifSequence: first) }
+        let first = try file.write { txn in try store.set(Record(key: "a", body: [1]), ifSequence: 0, in: txn) }
+        try file.write { txn in _ = try store.set(Record(key: "a", body: [2]), ifSequence: first, in: txn) }
         #expect(throws: StorageError.conflict) {
-            try file.write { try store.set(Record(key: "a", body: [3]), ifSequence: first) }
+            try file.write { txn in try store.set(Record(key: "a", body: [3]), ifSequence: first, in: txn) }
         }
         #expect(try store.get("a")?.body == [2])
     }
@@ -121,16 +121,16 @@ package enum StorageConformance {
     package static func replacingMissingKeyIsAConflict(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
         #expect(throws: StorageError.conflict) {
-            try file.write { try store.set(Record(key: "ghost", body: [1]), ifSequence: 5) }
+            try file.write { txn in try store.set(Record(key: "ghost", body: [1]), ifSequence: 5, in: txn) }
         }
     }
 
     /// An unconditional write inserts or replaces.
     package static func unconditionalWriteReplaces(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
-        try file.write {
-            try store.set(Record(key: "a", body: [1]), ifSequence: nil)
-            try store.set(Record(key: "a", body: [2]), ifSequence: nil)
+        try file.write { txn in
+            try store.set(Record(key: "a", body: [1]), ifSequence: nil, in: txn)
+            try store.set(Record(key: "a", body: [2]), ifSequence: nil, in: txn)
         }
         #expect(try store.get("a")?.body == [2])
         #expect(try store.recordCount() == 1)
@@ -142,13 +142,13 @@ package enum StorageConformance {
     package static func sequencesIncreaseAndAreNeverReused(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
         let other = try file.keyStore("other")
-        let (a, b, o) = try file.write {
-            (try store.set(Record(key: "a"), ifSequence: 0), try store.set(Record(key: "b"), ifSequence: 0),
-             try other.set(Record(key: "x"), ifSequence: 0))
+        let (a, b, o) = try file.write { txn in
+            (try store.set(Record(key: "a"), ifSequence: 0, in: txn), try store.set(Record(key: "b"), ifSequence: 0, in: txn),
+             try other.set(Record(key: "x"), ifSequence: 0, in: txn))
         }
         #expect((a, b, o) == (1, 2, 1))
-        try file.write { _ = try store.purge("b") }
-        let c = try file.write { try store.set(Record(key: "c"), ifSequence: 0) }
+        try file.write { txn in _ = try store.purge("b", in: txn) }
+        let c = try file.write { txn in try store.set(Record(key: "c"), ifSequence: 0, in: txn) }
         #expect(c == 3)
         #expect(try store.lastSequence() == 3)
         #expect(try other.lastSequence() == 1)
@@ -158,7 +158,7 @@ package enum StorageConformance {
     package static func lastSequenceSurvivesPurgeOfNewest(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
         try insert(["a", "b"], into: store, of: file)
-        try file.write { _ = try store.purge("b") }
+        try file.write { txn in _ = try store.purge("b", in: txn) }
         #expect(try store.lastSequence() == 2)
     }
 
@@ -200,7 +200,7 @@ package enum StorageConformance {
     package static func enumerationBySequenceReturnsLaterChanges(_ file: any DataFile) throws {
         let store = try file.keyStore("default")
         try insert(["a", "b", "c"], into: store, of: file)
-        let updated = try file.write { try store.set(Record(key: "a", body: [9], flags: .deleted), ifSequence: 1) }
+        let updated = try file.write { txn in try store.set(Record(key: "a", body: [9], flags: .deleted), ifSequence: 1, in: txn) }
         let changes = try store.enumerate(since: 1, options: .init(includeDeleted: true)).collect()
         #expect(changes.map(\.key) == ["b", "c", "a"])
         #expect(changes.map(\.sequence) == [2, 3, updated])

@@ -100,7 +100,7 @@ enum FullTextBenchmarks: BenchmarkArea {
                 if baseline {
                     try RawSQLite.exec(raw, "DROP TABLE IF EXISTS fts")
                 } else {
-                    try core.inTransaction { try LiteText.FullTextIndex.delete(definition.name, in: core) }
+                    try core.inTransaction { _ in try LiteText.FullTextIndex.delete(definition.name, in: core) }
                 }
                 let (start, startCPU, startProcessCPU) = (clock.now, threadCPU(), cpuTime(CLOCK_PROCESS_CPUTIME_ID))
                 if baseline {
@@ -124,7 +124,7 @@ enum FullTextBenchmarks: BenchmarkArea {
         // Build.
         var index: LiteText.FullTextIndex?
         let (ourBuild, baseBuild) = try Stopwatch.pairedMedians(iterations: iterations, prepareOurs: {
-            try core.inTransaction { try LiteText.FullTextIndex.delete(definition.name, in: core) }
+            try core.inTransaction { _ in try LiteText.FullTextIndex.delete(definition.name, in: core) }
         }, prepareBaseline: {
             try RawSQLite.exec(raw, "DROP TABLE IF EXISTS fts")
         }, ours: {

@@ -64,10 +64,10 @@ enum StorageBenchmarks: BenchmarkArea {
             let file = try engine.open(at: path, options: DataFileOptions(create: true))
             let store = try file.keyStore("default")
             for start in stride(from: 0, to: data.keys.count, by: batchSize) {
-                try file.write {
+                try file.write { txn in
                     for index in start..<min(start + batchSize, data.keys.count) {
                         try store.set(Record(key: data.keys[index], version: data.version, body: data.bodies[index]),
-                                      ifSequence: 0)
+                                      ifSequence: 0, in: txn)
                     }
                 }
             }

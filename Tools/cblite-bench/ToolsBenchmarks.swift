@@ -65,7 +65,7 @@ enum ToolsBenchmarks: BenchmarkArea {
         let core = try location.open(.create(engine: engine))
         defer { try? core.close() }
         for start in stride(from: 0, to: documents, by: 1_000) {
-            try core.inTransaction {
+            try core.inTransaction { _ in
                 for index in start..<min(start + 1_000, documents) {
                     try core.saveRevision(id: String(format: "doc-%06d", index), base: nil, policy: .lastWriteWins) {
                         $0.beginDictionary()
@@ -98,13 +98,13 @@ enum ToolsBenchmarks: BenchmarkArea {
             let cursor = try from.keyStore(name).enumerate(since: 0, options: .init(includeDeleted: true))
             var done = false
             while !done {
-                try to.write {
+                try to.write { txn in
                     for _ in 0..<2_000 {
                         guard let record = try cursor.next() else {
                             done = true
                             return
                         }
-                        try store.set(record, ifSequence: nil)
+                        try store.set(record, ifSequence: nil, in: txn)
                     }
                 }
             }

@@ -247,7 +247,7 @@ struct DropIndexCommand: ParsableCommand {
             guard stores.contains(ftsStore) || stores.contains(ValueIndex.storeName(name)) else {
                 throw DatabaseToolsError(.notFound, "no index named \"\(name)\"")
             }
-            try core.inTransaction {
+            try core.inTransaction { _ in
                 try FullTextIndex.delete(name, in: core)
                 try ValueIndex.delete(name, in: core)
             }

@@ -42,12 +42,12 @@ do {
     while true {
         transaction += 1
         let number = transaction
-        try file.write {
+        try file.write { txn in
             for index in 0..<CrashWorkload.perTransaction {
                 try store.set(Record(key: CrashWorkload.key(number, index), version: [1],
-                                     body: CrashWorkload.body(number, index)), ifSequence: 0)
+                                     body: CrashWorkload.body(number, index)), ifSequence: 0, in: txn)
             }
-            try store.set(Record(key: "counter", body: Array(String(number).utf8)), ifSequence: nil)
+            try store.set(Record(key: "counter", body: Array(String(number).utf8)), ifSequence: nil, in: txn)
         }
         // Unbuffered: the line must be out before the next transaction starts.
         FileHandle.standardOutput.write(Data("committed \(number)\n".utf8))
