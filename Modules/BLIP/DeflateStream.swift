@@ -13,32 +13,19 @@ final class DeflateStream: @unchecked Sendable {
     private let stream: UnsafeMutablePointer<z_stream>
 
     init(level: Int32) throws {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = czlib_deflateInit2(stream, level, -15, 9)
-        guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw BLIPError.invalidMessage("zlib deflateInit2 failed (\(status))")
+        stream = try ZStream.make("deflateInit2", failure: BLIPError.invalidMessage) {
+            czlib_deflateInit2($0, level, -15, 9)
         }
     }
 
     /// An independent copy of `other`'s state (for the writer's copy-on-write).
     init(copying other: DeflateStream) throws {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = deflateCopy(stream, other.stream)
-        guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw BLIPError.invalidMessage("zlib deflateCopy failed (\(status))")
-        }
+        stream = try ZStream.make("deflateCopy", failure: BLIPError.invalidMessage) { deflateCopy($0, other.stream) }
     }
 
     deinit {
         deflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        ZStream.release(stream)
     }
 
     /// zlib's `deflateBound`: the most output `count` input bytes can produce.

@@ -14,32 +14,17 @@ final class InflateStream: @unchecked Sendable {
     private static let chunkSize = 16 * 1024
 
     init() throws {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = czlib_inflateInit2(stream, -15)
-        guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw BLIPError.protocolViolation("zlib inflateInit2 failed (\(status))")
-        }
+        stream = try ZStream.make("inflateInit2", failure: BLIPError.protocolViolation) { czlib_inflateInit2($0, -15) }
     }
 
     /// An independent copy of `other`'s state (for the reader's copy-on-write).
     init(copying other: InflateStream) throws {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = inflateCopy(stream, other.stream)
-        guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw BLIPError.protocolViolation("zlib inflateCopy failed (\(status))")
-        }
+        stream = try ZStream.make("inflateCopy", failure: BLIPError.protocolViolation) { inflateCopy($0, other.stream) }
     }
 
     deinit {
         inflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        ZStream.release(stream)
     }
 
     /// Inflates all of `input` (with Z_SYNC_FLUSH) and appends the output to `output`.

@@ -17,11 +17,11 @@ extension ArrayProtocol {
     /// The value as a number, or nil.
     public func number(at index: Int) -> NSNumber? { ValueConversion.number(value(at: index)) }
     /// The value as an `Int` (0 when not a number).
-    public func int(at index: Int) -> Int { Int(truncatingIfNeeded: ValueConversion.int64(value(at: index))) }
+    public func int(at index: Int) -> Int { ValueConversion.int(value(at: index)) }
     /// The value as an `Int64` (0 when not a number).
     public func int64(at index: Int) -> Int64 { ValueConversion.int64(value(at: index)) }
     /// The value as a `Float` (0 when not a number).
-    public func float(at index: Int) -> Float { Float(ValueConversion.double(value(at: index))) }
+    public func float(at index: Int) -> Float { ValueConversion.float(value(at: index)) }
     /// The value as a `Double` (0 when not a number).
     public func double(at index: Int) -> Double { ValueConversion.double(value(at: index)) }
     /// The value as a boolean (false when missing, null, false or 0).

@@ -54,7 +54,7 @@ extension Database {
 
     private static func isEmptyFile(_ bundle: DatabaseBundle) -> Bool {
         let file = (bundle.path as NSString).appendingPathComponent(DatabaseFormat.sqliteFileName)
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil  // allowed: a file that cannot be read is not taken as empty
         return size == 0
     }
 }

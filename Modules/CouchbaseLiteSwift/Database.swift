@@ -78,7 +78,7 @@ public final class Database: Sendable {
             try LiteText.FullTextIndex.openAll(in: core)
             try LiteQuery.ValueIndex.openAll(in: core)
         } catch {
-            try? core.close()
+            try? core.close()  // allowed: closing after the failed index open, whose error is thrown
             throw CouchbaseLiteError(.corruptData, "database \"\(name)\": its indexes cannot be opened",
                                      underlying: error)
         }
@@ -199,10 +199,10 @@ public final class Database: Sendable {
             do {
                 try upgradeLegacyDatabase(in: destination, config: config)
                 let core = try DatabaseCore(bundle: destination, registry: engines, engineName: nil, create: false)
-                defer { try? core.close() }
+                defer { try? core.close() }  // allowed: a defer cannot throw; regenerateUUIDs committed its transaction
                 try core.regenerateUUIDs()
             } catch {
-                try? FileManager.default.removeItem(atPath: destination.path)
+                try? FileManager.default.removeItem(atPath: destination.path)  // allowed: removing the partial copy; its error is thrown
                 throw error
             }
             log.log(.info, .database, "Copied \(path) to database \"\(name)\" at \(destination.path)")

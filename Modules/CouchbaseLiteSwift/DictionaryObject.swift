@@ -116,8 +116,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
 
     /// Replaces every property with `data`.
     @discardableResult public func setData(_ data: [String: Any]) -> Self {
-        storage.removeAll()
-        for key in data.keys.sorted() { storage.set(data[key], forKey: key) }
+        storage.replaceAll(with: data)
         return self
     }
 

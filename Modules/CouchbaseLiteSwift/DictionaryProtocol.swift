@@ -27,11 +27,11 @@ extension DictionaryProtocol {
     /// The property as a number, or nil when it is not a number.
     public func number(forKey key: String) -> NSNumber? { ValueConversion.number(value(forKey: key)) }
     /// The property as an `Int` (0 when it is not a number; booleans give 0 or 1).
-    public func int(forKey key: String) -> Int { Int(truncatingIfNeeded: ValueConversion.int64(value(forKey: key))) }
+    public func int(forKey key: String) -> Int { ValueConversion.int(value(forKey: key)) }
     /// The property as an `Int64` (0 when it is not a number).
     public func int64(forKey key: String) -> Int64 { ValueConversion.int64(value(forKey: key)) }
     /// The property as a `Float` (0 when it is not a number).
-    public func float(forKey key: String) -> Float { Float(ValueConversion.double(value(forKey: key))) }
+    public func float(forKey key: String) -> Float { ValueConversion.float(value(forKey: key)) }
     /// The property as a `Double` (0 when it is not a number).
     public func double(forKey key: String) -> Double { ValueConversion.double(value(forKey: key)) }
     /// The property as a boolean: false when missing, null, false or 0; true otherwise.

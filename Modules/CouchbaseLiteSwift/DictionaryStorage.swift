@@ -155,11 +155,14 @@ final class DictionaryStorage {
         hasChanges = true
     }
 
-    func removeAll() {
+    /// Replaces every entry with `data`'s (``MutableDocument`` and ``MutableDictionaryObject``'s
+    /// `setData`); keys are set in sorted order so new keys have a stable order.
+    func replaceAll(with data: [String: Any]) {
         overrides.removeAll()
         addedKeys.removeAll()
         if let source { removed = Set(source.keys) }
         hasChanges = true
+        for key in data.keys.sorted() { set(data[key], forKey: key) }
     }
 
     /// Whether this dictionary or anything inside it changed since it was read.

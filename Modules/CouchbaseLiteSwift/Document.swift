@@ -236,8 +236,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol {
 
     /// Replaces every property with `data`.
     @discardableResult public func setData(_ data: [String: Any]) -> Self {
-        properties.removeAll()
-        for key in data.keys.sorted() { properties.set(data[key], forKey: key) }
+        properties.replaceAll(with: data)
         return self
     }
 

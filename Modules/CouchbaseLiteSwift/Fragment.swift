@@ -18,11 +18,11 @@ public class Fragment {
     /// The value as a number, or nil.
     public var number: NSNumber? { ValueConversion.number(currentValue) }
     /// The value as an `Int` (0 when not a number).
-    public var int: Int { Int(truncatingIfNeeded: ValueConversion.int64(currentValue)) }
+    public var int: Int { ValueConversion.int(currentValue) }
     /// The value as an `Int64` (0 when not a number).
     public var int64: Int64 { ValueConversion.int64(currentValue) }
     /// The value as a `Float` (0 when not a number).
-    public var float: Float { Float(ValueConversion.double(currentValue)) }
+    public var float: Float { ValueConversion.float(currentValue) }
     /// The value as a `Double` (0 when not a number).
     public var double: Double { ValueConversion.double(currentValue) }
     /// The value as a boolean.

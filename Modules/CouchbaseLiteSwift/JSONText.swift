@@ -23,8 +23,13 @@ enum JSONText {
 
     private static func render(_ write: (FleeceEncoder) throws -> Void) -> String? {
         let encoder = FleeceEncoder()
-        guard (try? write(encoder)) != nil, let bytes = try? encoder.finish(),
-              let document = try? FleeceDocument(bytes: bytes, trusted: true) else { return nil }
-        return document.root.json()
+        do {
+            try write(encoder)
+            return try FleeceDocument(bytes: try encoder.finish(), trusted: true).root.json()
+        } catch {
+            // `toJSON()` cannot throw (the 2.x API): a value the encoder refuses gives the caller's
+            // empty container.
+            return nil
+        }
     }
 }

@@ -48,6 +48,9 @@ enum ValueConversion {
         }
     }
 
+    // The typed getters of arrays, dictionaries (documents, results) and fragments: one
+    // conversion a result type, so each getter is a single call with the value it reads.
+
     static func string(_ value: Any?) -> String? { value as? String }
 
     static func number(_ value: Any?) -> NSNumber? {
@@ -77,6 +80,11 @@ enum ValueConversion {
         default: return 0
         }
     }
+
+    /// Truncated to the platform's `Int` width, as 2.x's `int` getters do.
+    static func int(_ value: Any?) -> Int { Int(truncatingIfNeeded: int64(value)) }
+
+    static func float(_ value: Any?) -> Float { Float(double(value)) }
 
     static func double(_ value: Any?) -> Double {
         switch value {

@@ -55,26 +55,12 @@ package enum StorageCopier {
             }
             let cursor = try from.enumerate(since: 0, options: RecordEnumerationOptions(includeDeleted: true))
             defer { cursor.close() }
-            var finished = false
-            while !finished {
-                let written = try destination.write { (txn: borrowing WriteTransaction) throws -> Int in
-                    var count = 0
-                    while count < batchSize {
-                        guard let record = try cursor.next() else {
-                            finished = true
-                            break
-                        }
-                        try to.importRecord(record, in: txn)
-                        count += 1
-                    }
-                    if finished {
-                        try to.setCounters(lastSequence: try from.lastSequence(), purgeCount: try from.purgeCount(), in: txn)
-                    }
-                    return count
-                }
-                done += written
-                try progress(done)
-            }
+            try writeInBatches(to: destination, next: { try cursor.next() }, put: { try to.importRecord($0, in: $1) },
+                               finish: { txn in
+                                   try to.setCounters(lastSequence: try from.lastSequence(),
+                                                      purgeCount: try from.purgeCount(), in: txn)
+                               },
+                               done: &done, progress: progress)
         }
     }
 
@@ -85,23 +71,34 @@ package enum StorageCopier {
             let to = try destination.byteKeyStore(name)
             let cursor = try from.scanAll()
             defer { cursor.close() }
-            var finished = false
-            while !finished {
-                let written = try destination.write { (txn: borrowing WriteTransaction) throws -> Int in
-                    var count = 0
-                    while count < batchSize {
-                        guard let entry = try cursor.next() else {
-                            finished = true
-                            break
-                        }
-                        try to.put(entry.key, entry.value, in: txn)
-                        count += 1
+            try writeInBatches(to: destination, next: { try cursor.next() }, put: { try to.put($0.key, $0.value, in: $1) },
+                               done: &done, progress: progress)
+        }
+    }
+
+    /// Writes the items `next` yields into `destination`, ``batchSize`` a transaction, calling
+    /// `progress` after each; `finish` runs in the transaction that writes the last item.
+    private static func writeInBatches<Item>(to destination: any DataFile, next: () throws -> Item?,
+                                             put: (Item, borrowing WriteTransaction) throws -> Void,
+                                             finish: (borrowing WriteTransaction) throws -> Void = { _ in },
+                                             done: inout Int, progress: (Int) throws -> Void) throws {
+        var finished = false
+        while !finished {
+            let written = try destination.write { (txn: borrowing WriteTransaction) throws -> Int in
+                var count = 0
+                while count < batchSize {
+                    guard let item = try next() else {
+                        finished = true
+                        break
                     }
-                    return count
+                    try put(item, txn)
+                    count += 1
                 }
-                done += written
-                try progress(done)
+                if finished { try finish(txn) }
+                return count
             }
+            done += written
+            try progress(done)
         }
     }
 }

@@ -202,13 +202,7 @@ package final class FleeceEncoder {
             writeFloatBits(Float(value))
             return
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { buffer in
-            buffer[0] = 0x28
-            buffer[1] = 0
-            let bits = value.bitPattern
-            for index in 0..<8 { buffer[index + 2] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(index))) }
-            writeRaw(UnsafeRawBufferPointer(buffer), canInline: false)
-        }
+        writeFloatingPoint(tag: 0x28, bits: value.bitPattern, byteCount: 8)
     }
 
     /// Writes a 32-bit float. NaN is an error.
@@ -218,11 +212,17 @@ package final class FleeceEncoder {
     }
 
     func writeFloatBits(_ value: Float) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { buffer in
-            buffer[0] = 0x20
+        writeFloatingPoint(tag: 0x20, bits: UInt64(value.bitPattern), byteCount: 4)
+    }
+
+    /// A float value: the tag byte, a zero byte, then the low `byteCount` bytes of `bits`,
+    /// little-endian.
+    @inline(__always)
+    private func writeFloatingPoint(tag: UInt8, bits: UInt64, byteCount: Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount + 2) { buffer in
+            buffer[0] = tag
             buffer[1] = 0
-            let bits = value.bitPattern
-            for index in 0..<4 { buffer[index + 2] = UInt8(truncatingIfNeeded: bits >> (8 * UInt32(index))) }
+            for index in 0..<byteCount { buffer[index + 2] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(index))) }
             writeRaw(UnsafeRawBufferPointer(buffer), canInline: false)
         }
     }

@@ -15,13 +15,7 @@ struct FleeceReader {
         var offset = offset
         var wide = wide
         while true {
-            let distance: Int
-            if wide {
-                distance = Int(UInt32(byte(offset) & 0x7F) << 24 | UInt32(byte(offset + 1)) << 16
-                    | UInt32(byte(offset + 2)) << 8 | UInt32(byte(offset + 3))) << 1
-            } else {
-                distance = Int(UInt16(byte(offset) & 0x7F) << 8 | UInt16(byte(offset + 1))) << 1
-            }
+            let distance = pointerDistance(offset, wide: wide)
             offset -= distance
             if !isPointer(offset) { return offset }
             wide = true
@@ -89,6 +83,16 @@ struct FleeceReader {
         return try checkedDeref(trailer, wide: false)
     }
 
+    /// How far back the pointer at `offset` points (its 15 or 31 bits, in 2-byte units).
+    @inline(__always)
+    func pointerDistance(_ offset: Int, wide: Bool) -> Int {
+        if wide {
+            return Int(UInt32(byte(offset) & 0x7F) << 24 | UInt32(byte(offset + 1)) << 16
+                | UInt32(byte(offset + 2)) << 8 | UInt32(byte(offset + 3))) << 1
+        }
+        return Int(UInt16(byte(offset) & 0x7F) << 8 | UInt16(byte(offset + 1))) << 1
+    }
+
     /// Follows a pointer chain, checking every hop lands inside the data and before itself.
     func checkedDeref(_ offset: Int, wide: Bool) throws -> (offset: Int, end: Int) {
         var offset = offset
@@ -98,13 +102,7 @@ struct FleeceReader {
             guard offset >= 0, offset + size <= count else {
                 throw FleeceError(.invalidData, "pointer runs past the end of the data", offset: offset)
             }
-            let distance: Int
-            if wide {
-                distance = Int(UInt32(byte(offset) & 0x7F) << 24 | UInt32(byte(offset + 1)) << 16
-                    | UInt32(byte(offset + 2)) << 8 | UInt32(byte(offset + 3))) << 1
-            } else {
-                distance = Int(UInt16(byte(offset) & 0x7F) << 8 | UInt16(byte(offset + 1))) << 1
-            }
+            let distance = pointerDistance(offset, wide: wide)
             guard distance > 0, distance <= offset else {
                 throw FleeceError(.invalidData, "pointer offset \(distance) points outside the data", offset: offset)
             }

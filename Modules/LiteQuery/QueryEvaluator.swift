@@ -120,27 +120,9 @@ struct QueryEvaluator {
         }
         switch name {
         case "AND":
-            var sawMissing = false, sawNull = false
-            for operand in operands {
-                let value = try evaluate(operand, row)
-                switch value {
-                case .missing: sawMissing = true
-                case .null: sawNull = true
-                default: if !value.isTruthy { return .bool(false) }
-                }
-            }
-            return sawMissing ? .missing : sawNull ? .null : .bool(true)
+            return try logical(operands, row, deciding: false)
         case "OR":
-            var sawMissing = false, sawNull = false
-            for operand in operands {
-                let value = try evaluate(operand, row)
-                switch value {
-                case .missing: sawMissing = true
-                case .null: sawNull = true
-                default: if value.isTruthy { return .bool(true) }
-                }
-            }
-            return sawNull ? .null : sawMissing ? .missing : .bool(false)
+            return try logical(operands, row, deciding: true)
         case "CASE", "CASE WHEN":
             return try caseValue(searched: name == "CASE WHEN", operands, row)
         default:
@@ -157,6 +139,22 @@ struct QueryEvaluator {
 
     /// CASE evaluates only the branch it takes. Simple: the first WHEN equal (`=`) to the
     /// subject; searched: the first true WHEN. No branch and no ELSE: NULL (N1QL).
+    /// AND (`deciding` false) or OR (`deciding` true): the first operand whose truth is `deciding`
+    /// decides. Otherwise AND gives MISSING before NULL, and OR NULL before MISSING.
+    private func logical(_ operands: [CompiledExpression], _ row: QueryRow, deciding: Bool) throws -> QueryValue {
+        var sawMissing = false, sawNull = false
+        for operand in operands {
+            let value = try evaluate(operand, row)
+            switch value {
+            case .missing: sawMissing = true
+            case .null: sawNull = true
+            default: if value.isTruthy == deciding { return .bool(deciding) }
+            }
+        }
+        if deciding { return sawNull ? .null : sawMissing ? .missing : .bool(false) }
+        return sawMissing ? .missing : sawNull ? .null : .bool(true)
+    }
+
     private func caseValue(searched: Bool, _ operands: [CompiledExpression], _ row: QueryRow) throws -> QueryValue {
         var branches = operands[...]
         let subject = searched ? nil : try evaluate(branches.removeFirst(), row)

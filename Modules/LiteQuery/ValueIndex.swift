@@ -32,17 +32,7 @@ package final class ValueIndex: DocumentIndexer {
 
     /// The store holding index `name` (the name percent-encoded where a store name cannot hold it).
     package static func storeName(_ name: String) -> String {
-        var encoded = "value:"
-        for byte in name.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                encoded += byte.percentEscape
-            }
-        }
-        return encoded
+        name.storeName(prefix: "value:")
     }
 
     /// Creates (and builds) the index, or finds it when it exists with the same definition.

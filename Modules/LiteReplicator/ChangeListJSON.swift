@@ -9,12 +9,7 @@ import Fleece
 enum ChangeListJSON {
     /// `proposeChanges`: `[[docID, revID, remoteRevID or "", bodySize], …]`.
     static func proposals(_ changes: [OutgoingChange]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(changes.count * 80 + 2)
-        out.append(UInt8(ascii: "["))
-        for (index, change) in changes.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "["))
+        rows(changes) { change, out in
             appendString(change.documentID, to: &out)
             out.append(UInt8(ascii: ","))
             appendString(change.revisionID.string, to: &out)
@@ -22,20 +17,12 @@ enum ChangeListJSON {
             appendString(change.remoteAncestor?.string ?? "", to: &out)
             out.append(UInt8(ascii: ","))
             appendInteger(change.bodySize, to: &out)
-            out.append(UInt8(ascii: "]"))
         }
-        out.append(UInt8(ascii: "]"))
-        return out
     }
 
     /// `changes`: `[[sequence, docID, revID, deleted (1/0), bodySize], …]`.
     static func changes(_ changes: [OutgoingChange]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(changes.count * 80 + 2)
-        out.append(UInt8(ascii: "["))
-        for (index, change) in changes.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "["))
+        rows(changes) { change, out in
             appendInteger(change.sequence, to: &out)
             out.append(UInt8(ascii: ","))
             appendString(change.documentID, to: &out)
@@ -45,6 +32,19 @@ enum ChangeListJSON {
             out.append(UInt8(ascii: change.deleted ? "1" : "0"))
             out.append(UInt8(ascii: ","))
             appendInteger(change.bodySize, to: &out)
+        }
+    }
+
+    /// An array of one array a change, whose items `row` writes.
+    private static func rows(_ changes: [OutgoingChange],
+                             _ row: (OutgoingChange, inout [UInt8]) -> Void) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(changes.count * 80 + 2)
+        out.append(UInt8(ascii: "["))
+        for (index, change) in changes.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "["))
+            row(change, &out)
             out.append(UInt8(ascii: "]"))
         }
         out.append(UInt8(ascii: "]"))

@@ -94,6 +94,24 @@ extension String {
     }
 }
 
+extension String {
+    /// `prefix` and the string with each byte a store name cannot hold (all but ASCII letters,
+    /// digits, `_`, `-` and `.`) percent-encoded: the store names of value and full-text indexes.
+    package func storeName(prefix: String) -> String {
+        var encoded = prefix
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += byte.percentEscape
+            }
+        }
+        return encoded
+    }
+}
+
 extension UInt8 {
     /// The byte as `%XX` (two upper-case hex digits), as in a percent-encoded name.
     package var percentEscape: String {

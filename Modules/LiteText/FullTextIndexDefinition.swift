@@ -66,16 +66,6 @@ package struct FullTextIndexDefinition: Sendable, Equatable, Codable {
     /// The name of the byte-key store holding the index (`fts:` and the name, percent-encoded
     /// where a store name cannot hold a character).
     package var storeName: String {
-        var encoded = "fts:"
-        for byte in name.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                encoded += byte.percentEscape
-            }
-        }
-        return encoded
+        name.storeName(prefix: "fts:")
     }
 }
