@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A value that only one thread touches at a time, guarded by a `pthread_mutex_t`.
 ///
 /// Used instead of `Synchronization.Mutex` because the thread sanitizer does not model
@@ -20,7 +12,7 @@ import Darwin
 /// Sendable only when `Value` is (as NIO's `NIOLockedValueBox`): the lock orders the accesses,
 /// but a non-Sendable value handed out of `withLock` could still be shared unguarded.
 package final class Locked<Value> {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PthreadMutex()
     // Unchecked: the mutex already makes every access exclusive (and the run-time check cost
     // as much as an uncontended lock).
     @exclusivity(unchecked) private var value: Value
@@ -28,24 +20,15 @@ package final class Locked<Value> {
     /// Guards `value`.
     package init(_ value: Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
+    deinit { mutex.destroy() }
 
     /// Runs `body` with exclusive access to the value. Not reentrant: `body` must not call
     /// `withLock` on the same instance.
     @inline(__always)
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        try mutex.withLocked { try body(&value) }
     }
 }
 

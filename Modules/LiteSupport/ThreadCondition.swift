@@ -20,7 +20,7 @@ import Darwin
 /// let first = queue.withLock(when: { !$0.isEmpty }) { $0.removeFirst() }
 /// ```
 package final class ThreadCondition<Value> {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PthreadMutex()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     // Unchecked: the mutex already makes every access exclusive (as in `Locked`).
     @exclusivity(unchecked) private var value: Value
@@ -28,9 +28,6 @@ package final class ThreadCondition<Value> {
     /// An unlocked mutex guarding `value`, and its condition.
     package init(_ value: Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
@@ -40,17 +37,13 @@ package final class ThreadCondition<Value> {
         pthread_cond_destroy(condition)
         condition.deinitialize(count: 1)
         condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        mutex.destroy()
     }
 
     /// Runs `body` with exclusive access to the value. Not reentrant.
     @inline(__always)
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        try mutex.withLocked { try body(&value) }
     }
 
     /// Locks, sleeps until `isReady` holds for the value (releasing the lock while asleep and
@@ -59,10 +52,10 @@ package final class ThreadCondition<Value> {
     @inline(__always)
     package func withLock<Result>(when isReady: (Value) -> Bool,
                                   _ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while !isReady(value) { pthread_cond_wait(condition, mutex) }
-        return try body(&value)
+        try mutex.withLocked {
+            while !isReady(value) { pthread_cond_wait(condition, mutex.pointer) }
+            return try body(&value)
+        }
     }
 
     /// Wakes one waiter.
