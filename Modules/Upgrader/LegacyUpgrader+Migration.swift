@@ -8,7 +8,7 @@ extension LegacyUpgrader {
     /// and every attachment file into its blob store; closes the new database.
     func migrate(_ reader: LegacyDatabaseReader, into bundle: DatabaseBundle) throws -> UpgradeSummary {
         let core = try DatabaseCore(bundle: bundle, registry: registry, engineName: engineName, create: true)
-        defer { try? core.close() }
+        defer { try? core.close() }   // allowed: every batch is committed before this; `verify` reopens the built database and fails on anything missing
         var summary = UpgradeSummary(sourcePath: reader.bundleURL.path, destinationPath: bundle.path,
                                      engineName: core.engine.name, schemaVersion: reader.schemaVersion)
         summary.skippedDocumentIDs = try reader.skippedDocumentIDs()
@@ -67,6 +67,7 @@ extension LegacyUpgrader {
                 missing.append(.init(documentID: document.id, name: attachment.name,
                                      digest: attachment.digest, reason: reason))
             }
+            // allowed: a digest that is not sha1-<base64> is reported as a skipped attachment just below
             guard let sha1 = attachment.sha1, let key = try? BlobKey(digest: sha1), let file = attachment.fileURL else {
                 skip("its digest \(attachment.digest ?? "(none)") is not sha1-<base64>, so its file cannot be found")
                 continue

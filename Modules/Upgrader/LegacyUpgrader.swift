@@ -60,10 +60,10 @@ package struct LegacyUpgrader: Sendable {
                 try BundleSwap.install(built.path, replacing: target, stagingFolder: staging)
                 try faultHook?(.swapped)
             } catch {
-                try? Self.recover(target)
+                try? Self.recover(target)   // allowed: the swap's own error is thrown; a recovery left undone is finished by the next open
                 throw Self.failure(target, "could not put the upgraded database in place", error)
             }
-            try? FileManager.default.removeItem(atPath: staging)
+            try? FileManager.default.removeItem(atPath: staging)   // allowed: our empty staging folder; the 1.x original is not under it
             try faultHook?(.finished)
             return built.summary
         }
@@ -87,16 +87,16 @@ package struct LegacyUpgrader: Sendable {
                 + "destination exists; delete it or choose another name", path: target)
         }
         let staging = target + Self.stagingSuffix
-        try? FileManager.default.removeItem(atPath: staging)
+        try? FileManager.default.removeItem(atPath: staging)   // allowed: a leftover staging folder of ours; `build` recreates it and fails if it cannot
         let built = try build(from: source, stagingFolder: staging, name: destination.name)
         do {
             try FileManager.default.createDirectory(atPath: destination.directory, withIntermediateDirectories: true)
             try FileManager.default.moveItem(atPath: built.path, toPath: target)
         } catch {
-            try? FileManager.default.removeItem(atPath: staging)
+            try? FileManager.default.removeItem(atPath: staging)   // allowed: our staging copy; the move's error is thrown
             throw Self.failure(source, "could not move the converted database to \(target)", error)
         }
-        try? FileManager.default.removeItem(atPath: staging)
+        try? FileManager.default.removeItem(atPath: staging)   // allowed: our emptied staging folder
         return built.summary
     }
 
@@ -156,7 +156,7 @@ package struct LegacyUpgrader: Sendable {
             try faultHook?(.verified)
             return (Self.folderPath(bundle.path), summary)
         } catch {
-            try? fileManager.removeItem(atPath: staging)
+            try? fileManager.removeItem(atPath: staging)   // allowed: our half-built copy; the build's error is thrown
             throw Self.failure(source, "building the 2.x database failed", error)
         }
     }
