@@ -82,19 +82,6 @@ extension ReplicationError {
         }
     }
 
-    /// Any error as a replication error: one already is; a BLIP failure is translated; any other
-    /// becomes a database failure with its 2.x number (10 when it has none), after `context`.
-    package init(_ error: any Error, context: String) {
-        if let error = error as? ReplicationError {
-            self = error
-        } else if let error = error as? BLIPError {
-            self.init(blip: error, context: context)
-        } else {
-            let code = (error as? any CodedError)?.errorCode.rawValue ?? CBLErrorCode.unexpectedError.rawValue
-            self.init(.database, code, context, underlying: error)
-        }
-    }
-
     /// The answer to a peer's request that failed with this error: an HTTP status stays one,
     /// anything else is a BLIP error.
     package var replyDomain: String { domain == .http ? "HTTP" : "BLIP" }

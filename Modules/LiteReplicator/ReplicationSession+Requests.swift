@@ -140,7 +140,8 @@ extension ReplicationSession {
                                batchSize: max(1, min(batch, 1000)), documentIDs: documentIDs)
             } catch is CancellationError {
             } catch {
-                let failure = ReplicationError(error, context: "pushing changes to the peer failed")
+                let failure = error as? ReplicationError
+                    ?? ReplicationError(.database, 10, "pushing changes to the peer failed", underlying: error)
                 if failure.domain != .webSocket { await fail(failure) }
             }
         }
