@@ -3,52 +3,47 @@ import LiteStorage
 import LiteSupport
 /// The error every database tool throws: a code to match on, a one-line message naming the
 /// database, document or file and the problem, and the cause when there is one.
-package struct DatabaseToolsError: Error, Sendable, CustomStringConvertible {
-    /// What kind of failure this is (extensible, like the other modules' codes).
-    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's name.
-        package let rawValue: String
-        /// Wraps a name.
-        package init(rawValue: String) { self.rawValue = rawValue }
-        /// The code's name.
-        package var description: String { rawValue }
+package typealias DatabaseToolsError = ModuleError<DatabaseToolsErrorCode>
 
-        /// A database, document, blob or input file does not exist.
-        package static let notFound = Code(rawValue: "notFound")
-        /// The destination exists and overwriting was not asked for.
-        package static let alreadyExists = Code(rawValue: "alreadyExists")
-        /// An argument is not acceptable (a bad path, engine name, JSON or digest).
-        package static let invalidArgument = Code(rawValue: "invalidArgument")
-        /// The database needs an upgrade the command was not allowed to do, or cannot do yet.
-        package static let upgradeRequired = Code(rawValue: "upgradeRequired")
-        /// The operation is not implemented yet.
-        package static let notYetSupported = Code(rawValue: "notYetSupported")
-        /// Verification found a difference between source and destination.
-        package static let verificationFailed = Code(rawValue: "verificationFailed")
-        /// Opening, reading or writing a database or file failed.
-        package static let ioFailure = Code(rawValue: "ioFailure")
-        /// The database is open elsewhere in this process.
-        package static let busy = Code(rawValue: "busy")
+/// The kinds of database tool failure.
+package enum DatabaseToolsErrorCode: String, ModuleErrorCode, CustomStringConvertible {
+    /// A database, document, blob or input file does not exist.
+    case notFound
+    /// The destination exists and overwriting was not asked for.
+    case alreadyExists
+    /// An argument is not acceptable (a bad path, engine name, JSON or digest).
+    case invalidArgument
+    /// The database needs an upgrade the command was not allowed to do, or cannot do yet.
+    case upgradeRequired
+    /// The operation is not implemented yet.
+    case notYetSupported
+    /// Verification found a difference between source and destination.
+    case verificationFailed
+    /// Opening, reading or writing a database or file failed.
+    case ioFailure
+    /// The database is open elsewhere in this process.
+    case busy
+
+    /// The 2.x number: a copy that does not match its source is corrupt data, a database that
+    /// must first be upgraded is too old, a bad argument is the caller's parameter.
+    package var errorCode: CBLErrorCode {
+        switch self {
+        case .notFound: .notFound
+        case .alreadyExists: .conflict
+        case .invalidArgument: .invalidParameter
+        case .upgradeRequired: .databaseTooOld
+        case .notYetSupported: .unsupported
+        case .verificationFailed: .corruptData
+        case .busy: .busy
+        case .ioFailure: .ioError
+        }
     }
 
-    /// What kind of failure this is.
-    package let code: Code
-    /// What happened and what to do about it, on one line.
-    package let message: String
-    /// The error that caused this one.
-    package let underlying: (any Error)?
+    /// The code's name.
+    package var description: String { rawValue }
+}
 
-    /// Makes an error.
-    package init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-    }
-
-    /// The message, with the cause appended.
-    /// The message, then what its cause adds (each fact once, engine codes last).
-    package var description: String { ErrorChain.describe(message, cause: underlying) }
-
+extension DatabaseToolsError {
     /// Runs `body`, wrapping any error that is not already a tools error with `context`.
     @discardableResult
     package static func wrapping<T>(_ code: Code, _ context: @autoclosure () -> String,
@@ -59,9 +54,7 @@ package struct DatabaseToolsError: Error, Sendable, CustomStringConvertible {
             throw DatabaseToolsError(error, code: code, context: context())
         }
     }
-}
 
-extension DatabaseToolsError {
     /// Any error as a tools error: one already is; any other becomes `code` with `context`
     /// saying in the user's words what failed. A database failure gives its storage cause, since
     /// the core's own context ("saving document …") would say it again.
@@ -72,7 +65,4 @@ extension DatabaseToolsError {
             self.init(code, context, underlying: ((error as? DatabaseError)?.underlying as? StorageError) ?? error)
         }
     }
-
-    /// The error that caused this one.
-    package var cause: (any Error)? { underlying }
 }

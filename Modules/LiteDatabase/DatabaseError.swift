@@ -4,27 +4,7 @@ import LiteSupport
 ///
 /// The codes are those of the 2.x `CBLErrorDomain` (which mirror LiteCore's), so the public
 /// `CouchbaseLiteError` carries them over unchanged.
-package struct DatabaseError: Error, Sendable, CustomStringConvertible {
-    /// A 2.x `CBLErrorDomain` error number.
-    package typealias Code = CBLErrorCode
-
-    /// What kind of failure this is.
-    package let code: Code
-    /// What happened and what to do about it, for a person.
-    package let message: String
-    /// The error that caused this one, if any.
-    package let underlying: (any Error)?
-
-    /// Makes an error.
-    package init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-    }
-
-    /// The message, then what its cause adds (each fact once, engine codes last).
-    package var description: String { ErrorChain.describe(message, cause: underlying) }
-}
+package typealias DatabaseError = ModuleError<CBLErrorCode>
 
 extension DatabaseError {
     /// Puts what was being done before any error's message, keeping the error's 2.x number
@@ -38,11 +18,4 @@ extension DatabaseError {
             self.init(.unexpectedError, "\(context): \(error)", underlying: error)
         }
     }
-}
-
-extension DatabaseError: CodedError {
-    /// The error that caused this one.
-    package var cause: (any Error)? { underlying }
-    /// The code, which is already a 2.x number.
-    package var errorCode: CBLErrorCode { code }
 }
