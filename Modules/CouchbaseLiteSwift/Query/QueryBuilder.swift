@@ -35,22 +35,33 @@ public final class QueryStep<Step>: Query, @unchecked Sendable {
     // `Query` stores only Sendable values.
 }
 
-/// The tags of ``QueryStep``: which clause a builder query ended with.
+/// The tags of ``QueryStep``: which clause a builder query ended with. Each tag conforms to the
+/// `Precedes…` protocols of the clauses that may follow it, so each clause is offered by one
+/// extension, on every step it may follow (SQL's order: WHERE, GROUP BY, HAVING, ORDER BY, LIMIT).
 public enum QueryBuilderStep {
+    /// Steps a LIMIT may follow: all but `select` and `limit`.
+    public protocol PrecedesLimit {}
+    /// Steps an ORDER BY may follow: those before `orderBy`.
+    public protocol PrecedesOrderBy: PrecedesLimit {}
+    /// Steps a GROUP BY may follow: `from`, `join` and `where`.
+    public protocol PrecedesGroupBy: PrecedesOrderBy {}
+    /// Steps a WHERE may follow: `from` and `join`.
+    public protocol PrecedesWhere: PrecedesGroupBy {}
+
     /// After `select`.
     public enum Select {}
     /// After `from`.
-    public enum From {}
+    public enum From: PrecedesWhere {}
     /// After `join`.
-    public enum Joins {}
+    public enum Joins: PrecedesWhere {}
     /// After `where`.
-    public enum Where {}
+    public enum Where: PrecedesGroupBy {}
     /// After `groupBy`.
-    public enum GroupBy {}
+    public enum GroupBy: PrecedesOrderBy {}
     /// After `having`.
-    public enum Having {}
+    public enum Having: PrecedesOrderBy {}
     /// After `orderBy`.
-    public enum OrderBy {}
+    public enum OrderBy: PrecedesLimit {}
     /// After `limit`.
     public enum Limit {}
 }
@@ -84,65 +95,31 @@ extension QueryStep where Step == QueryBuilderStep.Select {
 extension QueryStep where Step == QueryBuilderStep.From {
     /// Joins with other data sources.
     public func join(_ joins: JoinProtocol...) -> Joins { Joins(parts { $0.joins = joins }, database: database) }
+}
+
+extension QueryStep where Step: QueryBuilderStep.PrecedesWhere {
     /// Keeps the rows that satisfy `expression`. (Discardable: the 2.0 guide's IN example builds
     /// a query as a statement and never runs it.)
     @discardableResult
     public func `where`(_ expression: ExpressionProtocol) -> Where { Where(parts { $0.whereClause = expression }, database: database) }
-    /// Groups rows by these expressions.
-    public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { GroupBy(parts { $0.groupBy = expressions }, database: database) }
-    /// Sorts the rows.
-    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { OrderBy(parts { $0.orderBy = orderings }, database: database) }
-    /// At most `limit` rows, after skipping `offset`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol? = nil) -> Limit {
-        Limit(parts { $0.limit = limit; $0.offset = offset }, database: database)
-    }
 }
 
-extension QueryStep where Step == QueryBuilderStep.Joins {
-    /// Keeps the rows that satisfy `expression`.
-    public func `where`(_ expression: ExpressionProtocol) -> Where { Where(parts { $0.whereClause = expression }, database: database) }
+extension QueryStep where Step: QueryBuilderStep.PrecedesGroupBy {
     /// Groups rows by these expressions.
     public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { GroupBy(parts { $0.groupBy = expressions }, database: database) }
-    /// Sorts the rows.
-    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { OrderBy(parts { $0.orderBy = orderings }, database: database) }
-    /// At most `limit` rows, after skipping `offset`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol? = nil) -> Limit {
-        Limit(parts { $0.limit = limit; $0.offset = offset }, database: database)
-    }
-}
-
-extension QueryStep where Step == QueryBuilderStep.Where {
-    /// Groups rows by these expressions.
-    public func groupBy(_ expressions: ExpressionProtocol...) -> GroupBy { GroupBy(parts { $0.groupBy = expressions }, database: database) }
-    /// Sorts the rows.
-    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { OrderBy(parts { $0.orderBy = orderings }, database: database) }
-    /// At most `limit` rows, after skipping `offset`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol? = nil) -> Limit {
-        Limit(parts { $0.limit = limit; $0.offset = offset }, database: database)
-    }
 }
 
 extension QueryStep where Step == QueryBuilderStep.GroupBy {
     /// Keeps the groups that satisfy `expression`.
     public func having(_ expression: ExpressionProtocol) -> Having { Having(parts { $0.having = expression }, database: database) }
-    /// Sorts the rows.
-    public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { OrderBy(parts { $0.orderBy = orderings }, database: database) }
-    /// At most `limit` rows, after skipping `offset`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol? = nil) -> Limit {
-        Limit(parts { $0.limit = limit; $0.offset = offset }, database: database)
-    }
 }
 
-extension QueryStep where Step == QueryBuilderStep.Having {
+extension QueryStep where Step: QueryBuilderStep.PrecedesOrderBy {
     /// Sorts the rows.
     public func orderBy(_ orderings: OrderingProtocol...) -> OrderBy { OrderBy(parts { $0.orderBy = orderings }, database: database) }
-    /// At most `limit` rows, after skipping `offset`.
-    public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol? = nil) -> Limit {
-        Limit(parts { $0.limit = limit; $0.offset = offset }, database: database)
-    }
 }
 
-extension QueryStep where Step == QueryBuilderStep.OrderBy {
+extension QueryStep where Step: QueryBuilderStep.PrecedesLimit {
     /// At most `limit` rows, after skipping `offset`.
     public func limit(_ limit: ExpressionProtocol, offset: ExpressionProtocol? = nil) -> Limit {
         Limit(parts { $0.limit = limit; $0.offset = offset }, database: database)
