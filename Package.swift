@@ -4,6 +4,7 @@ import PackageDescription
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let cryptoExtras = Target.Dependency.product(name: "CryptoExtras", package: "swift-crypto")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 // The WebSocket transport (BLIPWebSocket) is written on SwiftNIO directly: see docs/decisions.md.
 let webSocketStack: [Target.Dependency] = [
@@ -69,7 +70,7 @@ let package = Package(
         .target(name: "BlobStore", dependencies: ["LiteSupport", crypto], path: "Modules/BlobStore"),
 
         // MARK: Database core
-        .target(name: "LiteDatabase", dependencies: ["LiteSupport", "Fleece", "LiteStorage", "BlobStore", crypto],
+        .target(name: "LiteDatabase", dependencies: ["LiteSupport", "Fleece", "LiteStorage", "BlobStore", crypto, cryptoExtras],
                 path: "Modules/LiteDatabase"),
         // MARK: Full-text search (tokenizer, Snowball stemming, match syntax, inverted index)
         .target(name: "LiteText", dependencies: ["LiteSupport", "CStemmer", "Fleece", "LiteStorage", "LiteDatabase"],
@@ -107,7 +108,8 @@ let package = Package(
         .executableTarget(name: "getting-started", dependencies: ["CouchbaseLiteSwift"],
                           path: "Tools/getting-started"),
         .executableTarget(name: "fleece", dependencies: ["Fleece", argumentParser], path: "Tools/fleece"),
-        .target(name: "CommandLineSupport", dependencies: ["LiteSupport", argumentParser], path: "Tools/CommandLineSupport"),
+        .target(name: "CommandLineSupport", dependencies: ["LiteSupport", "LiteDatabase", argumentParser],
+                path: "Tools/CommandLineSupport"),
         // cblite links no network stack: its replication commands hand over to cblite-replicate
         // (docs/decisions.md, Tools-17).
         .executableTarget(name: "cblite", dependencies: ["CommandLineSupport", "LiteSupport",

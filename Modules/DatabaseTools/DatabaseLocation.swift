@@ -3,6 +3,7 @@ import FoundationEssentials
 import LiteDatabase
 import LiteQuery
 import LiteStorage
+import LiteSupport
 import LiteText
 import RocksDBStorage
 import SQLiteStorage
@@ -30,10 +31,14 @@ package struct DatabaseLocation: Sendable {
 
     /// The bundle.
     package let bundle: DatabaseBundle
+    /// The key the database is encrypted with (and a new one is created encrypted with); nil:
+    /// plaintext.
+    package var encryptionKey: AES256Key?
 
     /// Parses a bundle path (`dir/name.cblite2`, with or without a trailing `/`).
     /// - Throws: `.invalidArgument` when the path does not end in `.cblite2` or names no database.
-    package init(path: String) throws {
+    package init(path: String, encryptionKey: AES256Key? = nil) throws {
+        self.encryptionKey = encryptionKey
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         let url = URL(fileURLWithPath: trimmed)
@@ -101,7 +106,7 @@ package struct DatabaseLocation: Sendable {
     private func open(engineName: String?, create: Bool, readOnly: Bool) throws -> DatabaseCore {
         try DatabaseToolsError.wrapping(.ioFailure, "cannot open database \(bundle.path)") {
             let core = try DatabaseCore(bundle: bundle, registry: Self.registry, engineName: engineName,
-                                        create: create, readOnly: readOnly)
+                                        create: create, readOnly: readOnly, encryptionKey: encryptionKey)
             // Writes through the tools keep the file's full-text indexes up to date too.
             do {
                 if !readOnly {

@@ -2,6 +2,7 @@ import BlobStore
 import DatabaseConversion
 import FoundationEssentials
 import LiteStorage
+import LiteSupport
 
 /// Converts a database into a new bundle stored with another engine, preserving everything:
 /// every key store with its records, sequences, counters, expirations and shared keys (all are
@@ -104,9 +105,11 @@ package enum EngineConverter {
         try DatabaseToolsError.wrapping(.ioFailure, "cannot create \(destination.path)") {
             try FileManager.default.createDirectory(atPath: destination.path, withIntermediateDirectories: true)
         }
-        let sourceFile = try openFile(sourceEngine, bundle: source.path, create: false, readOnly: true)
+        let sourceFile = try openFile(sourceEngine, bundle: source.path, create: false, readOnly: true,
+                                      encryptionKey: source.encryptionKey)
         defer { try? sourceFile.close() }  // allowed: a read-only source; nothing to lose on close
-        let destinationFile = try openFile(targetEngine, bundle: destination.path, create: true, readOnly: false)
+        let destinationFile = try openFile(targetEngine, bundle: destination.path, create: true, readOnly: false,
+                                           encryptionKey: destination.encryptionKey)
         let items: Int
         do {
             let total = try DatabaseToolsError.wrapping(.ioFailure, "cannot read \(source.path)") {
@@ -149,7 +152,7 @@ package enum EngineConverter {
         progress(ConversionProgress(phase: .verifying, completed: 0, total: 1))
         let path = engine.dataFilePath(inBundle: destination.path)
         let copy = try DatabaseToolsError.wrapping(.ioFailure, "cannot reopen \(path) to verify it") {
-            try engine.open(at: path, options: DataFileOptions(readOnly: true))
+            try engine.open(at: path, options: DataFileOptions(readOnly: true, encryptionKey: destination.encryptionKey))
         }
         defer { try? copy.close() }  // allowed: reopened read-only to verify
         var summary = try StorageVerifier.compare(sourceFile, copy)
@@ -159,10 +162,11 @@ package enum EngineConverter {
     }
 
     static func openFile(_ engine: any StorageEngine, bundle: String, create: Bool,
-                         readOnly: Bool) throws -> any DataFile {
+                         readOnly: Bool, encryptionKey: AES256Key?) throws -> any DataFile {
         let path = engine.dataFilePath(inBundle: bundle)
         return try DatabaseToolsError.wrapping(.ioFailure, "cannot open \(path) (\(engine.name))") {
-            try engine.open(at: path, options: DataFileOptions(create: create, readOnly: readOnly))
+            try engine.open(at: path, options: DataFileOptions(create: create, readOnly: readOnly,
+                                                               encryptionKey: encryptionKey))
         }
     }
 

@@ -14,7 +14,10 @@ struct CBLiteConvert: ParsableCommand {
         discussion: """
             Copies SOURCE (a .cblite2 bundle) into the new bundle DEST, preserving every document \
             with its revision tree, sequences, purge count, UUIDs, shared keys, expirations, \
-            checkpoints and blobs. SOURCE is never modified.
+            checkpoints and blobs. SOURCE is never modified. An encrypted SOURCE needs its key \
+            (--encryption-key-file or --encryption-password-file); DEST is encrypted with the \
+            same key unless --new-encryption-key-file, --new-encryption-password-file or \
+            --remove-encryption says otherwise.
             """)
 
     @Argument(help: "The database to convert (…/name.cblite2).")
@@ -28,6 +31,20 @@ struct CBLiteConvert: ParsableCommand {
 
     @Flag(help: "Compare source and destination record by record and blob by blob afterwards.")
     var verify = false
+
+    /// The source's key.
+    @OptionGroup var encryption: EncryptionKeyOptions
+
+    @Option(name: .customLong("new-encryption-key-file"),
+            help: "Encrypt DEST with the 32-byte AES-256 key in this file instead of the source's key.")
+    var newKeyFile: String?
+
+    @Option(name: .customLong("new-encryption-password-file"),
+            help: "Encrypt DEST with the key derived from the password on this file's first line instead.")
+    var newPasswordFile: String?
+
+    @Flag(help: "Write DEST unencrypted.")
+    var removeEncryption = false
 
     @Flag(help: "Replace DEST if it exists.")
     var force = false
@@ -45,8 +62,16 @@ struct CBLiteConvert: ParsableCommand {
         try ToolFailure.reporting {
             let style: ProgressDisplay.Style = quiet ? .quiet : (isatty(STDERR_FILENO) != 0 ? .bar : .lines)
             let display = ProgressDisplay(style: style) { StandardStreams.writeError($0) }
+            let sourceKey = try encryption.key()
+            let newKey = try EncryptionKeyOptions.key(keyFile: newKeyFile, passwordFile: newPasswordFile,
+                                                      options: ("--new-encryption-key-file", "--new-encryption-password-file"))
+            if removeEncryption, newKey != nil {
+                throw ValidationError("--remove-encryption and a new encryption key contradict each other")
+            }
+            let destinationKey = removeEncryption ? nil : (newKey ?? sourceKey)
             let report = try EngineConverter.convert(
-                source: try DatabaseLocation(path: source), destination: try DatabaseLocation(path: destination),
+                source: try DatabaseLocation(path: source, encryptionKey: sourceKey),
+                destination: try DatabaseLocation(path: destination, encryptionKey: destinationKey),
                 options: .init(engine: engine, verify: verify, force: force), progress: display.update)
             display.finish()
             if json {

@@ -48,6 +48,9 @@ struct Copy: ParsableCommand {
     @Option(help: "HTTP basic authentication, as name:password.")
     var user: String?
 
+    /// The database's key, when it is (or is to be created) encrypted.
+    @OptionGroup var encryption: EncryptionKeyOptions
+
     @Flag(name: .shortAndLong, help: "Show progress (the default on a terminal; accepted for compatibility).")
     var verbose = false
 
@@ -70,14 +73,14 @@ struct Copy: ParsableCommand {
             }
             switch (from, to) {
             case (.json, .database):
-                let command = try Import.parse([destination, source, "--id-key", jsonid])
+                let command = try Import.parse([destination, source, "--id-key", jsonid] + encryption.arguments)
                 try command.run()
             case (.database, .json):
                 guard !destination.hasSuffix("/") else {
                     throw ValidationError("exporting to a folder of JSON files is not supported; give a file name "
                                           + "(documents are written one per line)")
                 }
-                let command = try Export.parse([source, destination])
+                let command = try Export.parse([source, destination] + encryption.arguments)
                 try command.run()
             case (.database, .remote), (.database, .database):
                 try replicate(database: source, other: destination, bidi ? "sync" : "push")
@@ -91,6 +94,10 @@ struct Copy: ParsableCommand {
 
     private func replicate(database: String, other: String, _ direction: String) throws {
         var arguments = [database, other]
+        if !encryption.arguments.isEmpty {
+            throw ValidationError("replicating an encrypted database from cblite is not supported yet; "
+                                  + "open it with the API (DatabaseConfiguration.encryptionKey)")
+        }
         if continuous { arguments.append("--continuous") }
         if let user {
             let parts = user.split(separator: ":", maxSplits: 1).map(String.init)
