@@ -104,6 +104,25 @@ import TestSupport
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func pushFromAnEncryptedDatabaseTakesItsKey(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let source = directory.appending("enc.cblite2").path
+            let target = directory.appending("plain.cblite2").path
+            let key = try keyFile(in: directory, "key.bin")
+            let put = try ToolRunner.cblite("put", source, "doc", #"{"note":"\#(Self.secret)"}"#,
+                                            "--engine", engine.rawValue, "--encryption-key-file", key)
+            #expect(put.status == 0, "\(put.stderr)")
+            #expect(try ToolRunner.cblite("put", target, "other", "{}").status == 0)
+            let refused = try ToolRunner.cblite("push", source, target)
+            #expect(refused.status != 0)
+            #expect(refused.stderr.lowercased().contains("key"), "\(refused.stderr)")
+            let push = try ToolRunner.cblite("push", source, target, "--encryption-key-file", key)
+            #expect(push.status == 0, "\(push.stderr)")
+            #expect(try ToolRunner.cblite("cat", target, "doc", "--raw").output == "{\"note\":\"\(Self.secret)\"}\n")
+        }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func convertKeepsChangesOrRemovesTheEncryption(engine: StorageEngineKind) throws {
         try withTemporaryDirectory { directory in
             let source = directory.appending("source.cblite2").path

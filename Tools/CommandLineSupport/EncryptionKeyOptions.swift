@@ -17,9 +17,10 @@ package struct EncryptionKeyOptions: ParsableArguments {
 
     package init() {}
 
-    /// The options as command-line arguments, to hand on to another command.
+    /// The options as command-line arguments, to hand on to another command (`--name=value`, so
+    /// that a path starting with `-` stays a value).
     package var arguments: [String] {
-        (keyFile.map { ["--encryption-key-file", $0] } ?? []) + (passwordFile.map { ["--encryption-password-file", $0] } ?? [])
+        (keyFile.map { ["--encryption-key-file=\($0)"] } ?? []) + (passwordFile.map { ["--encryption-password-file=\($0)"] } ?? [])
     }
 
     /// The key the options name, or nil when they name none.

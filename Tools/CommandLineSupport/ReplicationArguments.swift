@@ -27,6 +27,9 @@ package struct ReplicationArguments: ParsableArguments {
     @Flag(help: "Keep replicating new changes until interrupted.")
     package var continuous = false
 
+    /// The local database's key, when it is encrypted (a local target database must not be).
+    @OptionGroup package var encryption: EncryptionKeyOptions
+
     package init() {}
 
     /// The arguments again, as a command line that parses back to the same values (`--name=value`
@@ -37,6 +40,7 @@ package struct ReplicationArguments: ParsableArguments {
         if let password { line.append("--password=\(password)") }
         if let pinnedCert { line.append("--pinned-cert=\(pinnedCert)") }
         if continuous { line.append("--continuous") }
+        line += encryption.arguments
         return line + ["--", database, target]
     }
 }
@@ -63,6 +67,9 @@ package struct ServeArguments: ParsableArguments {
 
     @Flag(help: "Refuse pushes.")
     package var readonly = false
+
+    /// The database's key, when it is encrypted.
+    @OptionGroup package var encryption: EncryptionKeyOptions
 
     @Option(help: ArgumentHelp("Require this user name (HTTP basic authentication); the password comes from "
                                + "--password-file or the \(Self.passwordVariable) environment variable."))
@@ -130,6 +137,7 @@ package struct ServeArguments: ParsableArguments {
         // environment (execv keeps it).
         if let user { line.append("--user=\(user)") }
         if let passwordFile { line.append("--password-file=\(passwordFile)") }
+        line += encryption.arguments
         return line + ["--", database]
     }
 }

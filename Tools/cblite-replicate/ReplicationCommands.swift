@@ -5,14 +5,16 @@ import Dispatch
 import Foundation
 import LiteSupport
 
-/// Opens a database bundle path (`…/name.cblite2`) with the public API.
-func openPublicDatabase(_ path: String) throws -> Database {
+/// Opens a database bundle path (`…/name.cblite2`) with the public API, with `encryption`'s key
+/// when it names one.
+func openPublicDatabase(_ path: String, encryption: EncryptionKeyOptions? = nil) throws -> Database {
     let url = URL(fileURLWithPath: path).standardizedFileURL
     guard url.pathExtension == "cblite2" else {
         throw ValidationError("\(path) is not a database bundle (…/name.cblite2)")
     }
     let config = DatabaseConfiguration()
     config.directory = url.deletingLastPathComponent().path
+    if let key = try encryption?.key() { config.encryptionKey = .key(Data(key.bytes)) }
     return try Database(name: url.deletingPathExtension().lastPathComponent, config: config)
 }
 
@@ -36,7 +38,7 @@ extension ReplicationArguments {
     /// Runs the replication and prints the counts; a continuous one runs until interrupted.
     func run(_ type: ReplicatorType) throws {
         try ToolFailure.reporting {
-            let database = try openPublicDatabase(self.database)
+            let database = try openPublicDatabase(self.database, encryption: encryption)
             defer { try? database.close() }
             let endpoint: any Endpoint
             var other: Database?
@@ -141,7 +143,7 @@ struct Serve: ParsableCommand {
             // Caught from before the listener starts, so an early Ctrl-C also closes cleanly.
             let signals = try TerminationSignals.install()
             let options = self.options
-            let database = try openPublicDatabase(options.database)
+            let database = try openPublicDatabase(options.database, encryption: options.encryption)
             var config = URLEndpointListenerConfiguration(database: database)
             config.port = options.port
             config.networkInterface = options.host

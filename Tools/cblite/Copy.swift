@@ -93,11 +93,7 @@ struct Copy: ParsableCommand {
     }
 
     private func replicate(database: String, other: String, _ direction: String) throws {
-        var arguments = [database, other]
-        if !encryption.arguments.isEmpty {
-            throw ValidationError("replicating an encrypted database from cblite is not supported yet; "
-                                  + "open it with the API (DatabaseConfiguration.encryptionKey)")
-        }
+        var arguments = [database, other] + encryption.arguments
         if continuous { arguments.append("--continuous") }
         if let user {
             let parts = user.split(separator: ":", maxSplits: 1).map(String.init)
