@@ -16,14 +16,18 @@ import LiteSupport
 /// and errors, `***` for debug), as Couchbase Lite's plain-text logs are. Writing and rotation
 /// happen before the logging call returns, so a file is complete as soon as the call is.
 public final class FileLogger: Sendable {
-    private struct State: @unchecked Sendable {
-        // Unchecked: `RotatingLogFile`s (classes owning a descriptor, not thread-safe) are made,
-        // used and dropped only inside `state`'s lock and never handed out of it.
+    private struct State: Sendable {
         var settings: LogFileConfiguration.Values?
         var level = LogLevel.none
         var files: [LogLevel: RotatingLogFile] = [:]
         /// Set after a failure was reported, so a broken directory is reported once, not per line.
         var reportedFailure = false
+
+        /// Closes every file and forgets it.
+        mutating func closeFiles() {
+            for level in files.keys { files[level]?.closeFile() }
+            files = [:]
+        }
     }
 
     private let state = Locked(State())
@@ -38,8 +42,7 @@ public final class FileLogger: Sendable {
         get { state.withLock { $0.settings }.map { LogFileConfiguration(readOnly: $0) } }
         set {
             let failure: String? = state.withLock { state in
-                state.files.values.forEach { $0.closeFile() }
-                state.files = [:]
+                state.closeFiles()
                 state.settings = newValue?.values
                 state.reportedFailure = false
                 guard let settings = state.settings else { return nil }
@@ -52,8 +55,7 @@ public final class FileLogger: Sendable {
                     }
                     return nil
                 } catch {
-                    state.files.values.forEach { $0.closeFile() }
-                    state.files = [:]
+                    state.closeFiles()
                     state.reportedFailure = true
                     return "cannot log to files in \(settings.directory): \(error)"
                 }
@@ -81,13 +83,14 @@ public final class FileLogger: Sendable {
     /// Writes one message into the file of its level.
     func log(level: LogLevel, domain: LogDomain, message: String) {
         let failure: String? = state.withLock { state in
-            guard level != .none, level >= state.level, let file = state.files[level] else { return nil }
+            guard level != .none, level >= state.level, state.files[level] != nil else { return nil }
             do {
-                try file.appendLine(Self.line(level: level, domain: domain, message: message))
+                try state.files[level]?.appendLine(Self.line(level: level, domain: domain, message: message))
                 return nil
             } catch {
                 // A full disk or a deleted directory must not take the app down, nor loop back
                 // into the log: say it once on standard error and stop writing this level.
+                state.files[level]?.closeFile()
                 state.files[level] = nil
                 guard !state.reportedFailure else { return nil }
                 state.reportedFailure = true

@@ -8,9 +8,10 @@ import Darwin
 /// The log file of one level: `cbl_<level>_<milliseconds since 1970>.cbllog` in the configured
 /// directory, as Couchbase Lite names them. When a write takes the file to `maxSize` or past
 /// it, the file is closed, the oldest files of the level are deleted until `maxRotateCount`
-/// remain, and a new file is started — all before the write returns. Not thread-safe: the
-/// ``FileLogger`` holding it serialises every call under its lock.
-final class RotatingLogFile {
+/// remain, and a new file is started — all before the write returns. A value owning a
+/// descriptor: the ``FileLogger`` holding it serialises every call under its lock and closes it
+/// (``closeFile()``) before dropping it.
+struct RotatingLogFile: Sendable {
     private let directory: String
     private let levelName: String
     private let rotationSize: UInt64
@@ -35,10 +36,8 @@ final class RotatingLogFile {
         try start()
     }
 
-    deinit { closeFile() }
-
     /// Appends one line, rotating afterwards when the file reached its maximum size.
-    func appendLine(_ line: String) throws {
+    mutating func appendLine(_ line: String) throws {
         try append(Array(line.utf8))
         if size >= rotationSize {
             closeFile()
@@ -47,7 +46,7 @@ final class RotatingLogFile {
         }
     }
 
-    func closeFile() {
+    mutating func closeFile() {
         if descriptor >= 0 {
             _ = close(descriptor)
             descriptor = -1
@@ -59,7 +58,7 @@ final class RotatingLogFile {
     private var prefix: String { "cbl_\(levelName)_" }
     private static let suffix = ".cbllog"
 
-    private func start() throws {
+    private mutating func start() throws {
         var next = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         if next <= stamp { next = stamp + 1 }
         var candidate = (directory as NSString).appendingPathComponent("\(prefix)\(next)\(Self.suffix)")
@@ -75,10 +74,15 @@ final class RotatingLogFile {
         stamp = next
         path = candidate
         size = 0
-        try append(Array("---- \(header) ----\n".utf8))
+        do {
+            try append(Array("---- \(header) ----\n".utf8))
+        } catch {
+            closeFile()  // a value has no deinit to close it
+            throw error
+        }
     }
 
-    private func append(_ bytes: [UInt8]) throws {
+    private mutating func append(_ bytes: [UInt8]) throws {
         guard descriptor >= 0 else { return }
         var written = 0
         while written < bytes.count {

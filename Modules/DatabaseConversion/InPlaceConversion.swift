@@ -47,12 +47,14 @@ package enum InPlaceConversion {
     /// Converts the database in `bundlePath` to `target`. Does nothing when it is already
     /// stored with `target`.
     ///
+    /// - Parameter encryptionKey: the database's key; the converted file is encrypted with it
+    ///   too (blobs stay where they are, as they are).
     /// - Parameter fault: called at each ``Step``; an error it throws stops the conversion
     ///   where it is, as a crash would (no clean-up), for tests.
     /// - Throws: `DatabaseToolsError` — `.notFound` when the bundle holds no database, `.busy`
     ///   when it is open in this process, `.verificationFailed` (after which the copy is removed and the original kept).
     package static func convert(bundlePath: String, to target: any StorageEngine, registry: StorageEngineRegistry,
-                                fault: (Step) throws -> Void = { _ in }) throws {
+                                encryptionKey: AES256Key? = nil, fault: (Step) throws -> Void = { _ in }) throws {
         guard FileManager.default.fileExists(atPath: bundlePath) else {
             throw DatabaseToolsError(.notFound, "no database to convert at \(bundlePath)")
         }
@@ -77,7 +79,8 @@ package enum InPlaceConversion {
         }
         let building = target.dataFilePath(inBundle: bundlePath) + buildingSuffix
         do {
-            try run(bundlePath: bundlePath, source: source, target: target, building: building, fault: fault)
+            try run(bundlePath: bundlePath, source: source, target: target, building: building,
+                    encryptionKey: encryptionKey, fault: fault)
         } catch where !(error is InjectedFault) {
             do {
                 try recoverHoldingLock(bundlePath: bundlePath, registry: registry)
@@ -99,18 +102,19 @@ package enum InPlaceConversion {
     }
 
     private static func run(bundlePath: String, source: any StorageEngine, target: any StorageEngine,
-                            building: String, fault: (Step) throws -> Void) throws {
+                            building: String, encryptionKey: AES256Key?, fault: (Step) throws -> Void) throws {
         let marker = markerPath(bundlePath)
         try DatabaseToolsError.wrapping(.ioFailure, "cannot write \(marker)") {
             try Data("\(source.name)\n\(target.name)\n".utf8).write(to: URL(fileURLWithPath: marker), options: .atomic)
         }
         try fault(.markerWritten)
         let sourceFile = try DatabaseToolsError.wrapping(.ioFailure, "cannot open \(bundlePath) to convert it") {
-            try source.open(at: source.dataFilePath(inBundle: bundlePath), options: DataFileOptions(readOnly: true))
+            try source.open(at: source.dataFilePath(inBundle: bundlePath), options: DataFileOptions(readOnly: true,
+                                                                                            encryptionKey: encryptionKey))
         }
         defer { try? sourceFile.close() }   // allowed: opened read-only; the success path closes it with `try`
         let copy = try DatabaseToolsError.wrapping(.ioFailure, "cannot create \(building)") {
-            try target.open(at: building, options: DataFileOptions(create: true))
+            try target.open(at: building, options: DataFileOptions(create: true, encryptionKey: encryptionKey))
         }
         do {
             var first = true
@@ -129,7 +133,7 @@ package enum InPlaceConversion {
         try fault(.built)
         // Blobs stay where they are (the same Attachments/), so only the records are compared.
         let built = try DatabaseToolsError.wrapping(.ioFailure, "cannot reopen \(building) to verify it") {
-            try target.open(at: building, options: DataFileOptions(readOnly: true))
+            try target.open(at: building, options: DataFileOptions(readOnly: true, encryptionKey: encryptionKey))
         }
         defer { try? built.close() }  // allowed: reopened read-only to verify
         _ = try StorageVerifier.compare(sourceFile, built)

@@ -366,18 +366,24 @@ package final class DatabaseCore: Sendable {
     }
 }
 
-/// The housekeeping timer that purges expired documents.
-final class ExpirationTimer: @unchecked Sendable {
-    // Unchecked: Dispatch does not mark its sources Sendable, but cancelling one is thread-safe
-    // and `source` is created once and never replaced.
-    private let source: DispatchSourceTimer
+/// The housekeeping timer that purges expired documents: a task that sleeps, then hands the
+/// purge to the housekeeping queue, so the synchronous database work never holds a thread of
+/// Swift's small cooperative pool. (A Dispatch timer source did the same, but Dispatch marks
+/// none of its sources Sendable.)
+struct ExpirationTimer: Sendable {
+    private let task: Task<Void, Never>
 
     init(queue: DispatchQueue, after milliseconds: Int64, handler: @escaping @Sendable () -> Void) {
-        source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(deadline: .now() + .milliseconds(Int(clamping: milliseconds)), leeway: .milliseconds(50))
-        source.setEventHandler(handler: handler)
-        source.resume()
+        task = Task.detached {
+            do {
+                try await Task.sleep(for: .milliseconds(max(milliseconds, 0)), tolerance: .milliseconds(50))
+            } catch {
+                return  // cancelled: replaced by a newer timer, or the database closed
+            }
+            queue.async(execute: handler)
+        }
     }
 
-    func cancel() { source.cancel() }
+    /// Stops the timer unless its purge has already been handed to the queue.
+    func cancel() { task.cancel() }
 }

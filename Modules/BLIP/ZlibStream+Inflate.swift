@@ -1,30 +1,21 @@
 import CZlib
 
-/// One zlib raw-inflate stream (the decompressing half of a BLIP direction): window bits −15.
-///
-/// A class for the same reason as ``DeflateStream``: zlib's state points back at its
-/// `z_stream`. Used by one owner at a time.
-final class InflateStream: @unchecked Sendable {
-    // @unchecked: used by one owner at a time; BLIPFrameReader copies it (inflateCopy) before
-    // mutating when the reference is shared.
-    private let stream: UnsafeMutablePointer<z_stream>
-    /// Output is inflated into this and appended from it; kept between frames (a fresh zeroed
-    /// 16 KiB buffer per frame showed in profiles of pushes of small documents).
-    private var scratch = [UInt8](repeating: 0, count: InflateStream.chunkSize)
-    private static let chunkSize = 16 * 1024
+extension ZlibStream where Direction == ZlibDirection.Inflating {
+    /// The scratch buffer's size: how much is inflated per zlib call.
+    static var inflateChunkSize: Int { 16 * 1024 }
 
-    init() throws {
-        stream = try ZStream.make("inflateInit2", failure: BLIPError.protocolViolation) { czlib_inflateInit2($0, -15) }
+    /// A new raw-inflate stream.
+    convenience init() throws {
+        try self.init("inflateInit2", failure: BLIPError.protocolViolation, end: { inflateEnd($0) }) {
+            czlib_inflateInit2($0, -15)
+        }
     }
 
     /// An independent copy of `other`'s state (for the reader's copy-on-write).
-    init(copying other: InflateStream) throws {
-        stream = try ZStream.make("inflateCopy", failure: BLIPError.protocolViolation) { inflateCopy($0, other.stream) }
-    }
-
-    deinit {
-        inflateEnd(stream)
-        ZStream.release(stream)
+    convenience init(copying other: InflateStream) throws {
+        try self.init("inflateCopy", failure: BLIPError.protocolViolation, end: { inflateEnd($0) }) {
+            inflateCopy($0, other.stream)
+        }
     }
 
     /// Inflates all of `input` (with Z_SYNC_FLUSH) and appends the output to `output`.
@@ -34,7 +25,8 @@ final class InflateStream: @unchecked Sendable {
     /// - Throws: `BLIPError.protocolViolation` for corrupt deflate data,
     ///   `BLIPError.messageTooLarge` (with `reportedLimit`) when `limit` would be exceeded.
     func inflate(_ input: [UInt8], appendingTo output: inout [UInt8], limit: Int, reportedLimit: Int) throws {
-        let chunkSize = Self.chunkSize
+        let chunkSize = Self.inflateChunkSize
+        if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: chunkSize) }
         var appended = 0
         let ceiling = output.count + limit
         try input.withUnsafeBytes { inputBytes in

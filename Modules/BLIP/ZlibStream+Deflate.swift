@@ -1,31 +1,18 @@
 import CZlib
 
-/// One zlib raw-deflate stream (the compressing half of a BLIP direction), with LiteCore 2.8's
-/// parameters: window bits −15 (raw, no zlib header), memLevel 9, default strategy
-/// (LiteCore/Support/Codec.cc), level 6 (BLIPConnection.cc `kDefaultCompressionLevel`).
-///
-/// A class because zlib's state points back at its `z_stream` (`deflateStateCheck` compares
-/// `strm->state->strm == strm`), so the stream must stay at one address. Not thread-safe: one
-/// owner at a time (the frame writer, which copies it before sharing would mutate it).
-final class DeflateStream: @unchecked Sendable {
-    // @unchecked: used by one owner at a time; BLIPFrameWriter copies it (deflateCopy) before
-    // mutating when the reference is shared.
-    private let stream: UnsafeMutablePointer<z_stream>
-
-    init(level: Int32) throws {
-        stream = try ZStream.make("deflateInit2", failure: BLIPError.invalidMessage) {
+extension ZlibStream where Direction == ZlibDirection.Deflating {
+    /// A new raw-deflate stream at compression `level`.
+    convenience init(level: Int32) throws {
+        try self.init("deflateInit2", failure: BLIPError.invalidMessage, end: { deflateEnd($0) }) {
             czlib_deflateInit2($0, level, -15, 9)
         }
     }
 
     /// An independent copy of `other`'s state (for the writer's copy-on-write).
-    init(copying other: DeflateStream) throws {
-        stream = try ZStream.make("deflateCopy", failure: BLIPError.invalidMessage) { deflateCopy($0, other.stream) }
-    }
-
-    deinit {
-        deflateEnd(stream)
-        ZStream.release(stream)
+    convenience init(copying other: DeflateStream) throws {
+        try self.init("deflateCopy", failure: BLIPError.invalidMessage, end: { deflateEnd($0) }) {
+            deflateCopy($0, other.stream)
+        }
     }
 
     /// zlib's `deflateBound`: the most output `count` input bytes can produce.
