@@ -62,7 +62,8 @@ let package = Package(
 
         // MARK: Storage
         .target(name: "LiteStorage", dependencies: ["LiteSupport"], path: "Modules/LiteStorage"),
-        .target(name: "SQLiteStorage", dependencies: ["LiteSupport", "LiteStorage", "CSQLite"],
+        // Crypto: the encrypting VFS's AES-256-GCM (encryption at rest, docs/security.md).
+        .target(name: "SQLiteStorage", dependencies: ["LiteSupport", "LiteStorage", "CSQLite", crypto],
                 path: "Modules/SQLiteStorage"),
         .target(name: "RocksDBStorage", dependencies: ["LiteSupport", "LiteStorage", "CRocksDB"],
                 path: "Modules/RocksDBStorage"),
@@ -100,7 +101,7 @@ let package = Package(
         .target(name: "CouchbaseLiteSwift",
                 dependencies: ["LiteSupport", "LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
                                "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseConversion", "BLIP", "BLIPWebSocket", "LiteReplicator",
-                               logging],
+                               logging, .product(name: "CryptoExtras", package: "swift-crypto")],
                 path: "Modules/CouchbaseLiteSwift"),
 
         // MARK: Tools
