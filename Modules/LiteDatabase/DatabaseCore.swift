@@ -87,8 +87,9 @@ package final class DatabaseCore: Sendable {
     /// - Throws: `DatabaseError` — `.notFound` when missing and not creating, `.databaseTooOld`
     ///   for a 1.x database (the upgrader handles those), `.unsupported` when `engineName`
     ///   differs from the files' engine, and what the engine reports for unreadable files.
+    /// - Parameter encryptionKey: the key the data file is (or is created) encrypted with.
     package init(bundle: DatabaseBundle, registry: StorageEngineRegistry, engineName: String?,
-                 create: Bool = true, readOnly: Bool = false) throws {
+                 create: Bool = true, readOnly: Bool = false, encryptionKey: AES256Key? = nil) throws {
         self.bundle = bundle
         blobStore = BlobStore(directory: URL(fileURLWithPath: bundle.attachmentsPath, isDirectory: true))
         let bundlePath = bundle.path
@@ -146,7 +147,7 @@ package final class DatabaseCore: Sendable {
         let valueReader = DocumentValueReader()
         let file = try DatabaseError.mapping("opening database \"\(bundle.name)\"") {
             try engine.open(at: path, options: DataFileOptions(create: create && !readOnly, readOnly: readOnly,
-                                                               valueReader: valueReader))
+                                                               valueReader: valueReader, encryptionKey: encryptionKey))
         }
         dataFile = file
         do {
