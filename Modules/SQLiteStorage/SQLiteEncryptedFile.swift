@@ -50,14 +50,22 @@ final class SQLiteEncryptedFile {
 
     // MARK: The file underneath
 
+    private func rawRead(_ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64) -> Int32 {
+        guard let read = real.pointee.pMethods?.pointee.xRead, let base = buffer.baseAddress else { return SQLITE_IOERR_READ }
+        return read(real, base, Int32(buffer.count), offset)
+    }
+
     private func rawRead(_ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int64) -> Int32 {
-        guard let read = real.pointee.pMethods?.pointee.xRead else { return SQLITE_IOERR_READ }
-        return read(real, buffer, Int32(count), offset)
+        rawRead(UnsafeMutableRawBufferPointer(start: buffer, count: count), offset)
+    }
+
+    private func rawWrite(_ buffer: UnsafeRawBufferPointer, _ offset: Int64) -> Int32 {
+        guard let write = real.pointee.pMethods?.pointee.xWrite, let base = buffer.baseAddress else { return SQLITE_IOERR_WRITE }
+        return write(real, base, Int32(buffer.count), offset)
     }
 
     private func rawWrite(_ buffer: UnsafeRawPointer, _ count: Int, _ offset: Int64) -> Int32 {
-        guard let write = real.pointee.pMethods?.pointee.xWrite else { return SQLITE_IOERR_WRITE }
-        return write(real, buffer, Int32(count), offset)
+        rawWrite(UnsafeRawBufferPointer(start: buffer, count: count), offset)
     }
 
     private static func isPageSize(_ size: Int) -> Bool {
@@ -106,7 +114,7 @@ final class SQLiteEncryptedFile {
     private func databasePageSize() -> Int {
         if pageSize != 0 { return pageSize }
         var prefix = [UInt8](repeating: 0, count: Self.clearPrefix)
-        guard prefix.withUnsafeMutableBytes({ rawRead($0.baseAddress!, Self.clearPrefix, 0) }) == SQLITE_OK else { return 0 }
+        guard prefix.withUnsafeMutableBytes({ rawRead($0, 0) }) == SQLITE_OK else { return 0 }
         let stored = Self.bigEndian16(prefix, 16)
         let size = stored == 1 ? 65_536 : stored
         guard Self.isPageSize(size) else { return 0 }
@@ -141,7 +149,10 @@ final class SQLiteEncryptedFile {
             }
             let from = Int(position - pageStart)
             let length = Int(min(end, pageStart + Int64(size)) - position)
-            page.withUnsafeBytes { (buffer + Int(position - offset)).copyMemory(from: $0.baseAddress! + from, byteCount: length) }
+            page.withUnsafeBytes {
+                UnsafeMutableRawBufferPointer(start: buffer + Int(position - offset), count: length)
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[from..<from + length]))
+            }
             position += Int64(length)
         }
         return result
@@ -150,7 +161,7 @@ final class SQLiteEncryptedFile {
     /// Reads and decrypts page `number`; zeroes and `SQLITE_IOERR_SHORT_READ` past the end.
     private func readPage(into page: UnsafeMutableRawBufferPointer, number: Int64) -> Int32 {
         let offset = (number - 1) * Int64(page.count)
-        let result = rawRead(page.baseAddress!, page.count, offset)
+        let result = rawRead(page, offset)
         if result == SQLITE_IOERR_SHORT_READ {
             page.initializeMemory(as: UInt8.self, repeating: 0)
             return result
@@ -186,7 +197,10 @@ final class SQLiteEncryptedFile {
             guard readResult == SQLITE_OK || readResult == SQLITE_IOERR_SHORT_READ else { return readResult }
             let from = Int(position - pageStart)
             let length = Int(min(end, pageStart + Int64(size)) - position)
-            page.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: from).copyMemory(from: buffer + Int(position - offset), byteCount: length) }
+            page.withUnsafeMutableBytes {
+                UnsafeMutableRawBufferPointer(rebasing: $0[from..<from + length])
+                    .copyMemory(from: UnsafeRawBufferPointer(start: buffer + Int(position - offset), count: length))
+            }
             let result = page.withUnsafeMutableBytes { writePage($0, number: number) }
             guard result == SQLITE_OK else { return result }
             position += Int64(length)
@@ -205,7 +219,7 @@ final class SQLiteEncryptedFile {
         }
         guard cipher.seal(page, from: number == 1 ? Self.clearPrefix : 0, domain: .databasePage,
                           position: UInt64(number)) else { return SQLITE_IOERR_WRITE }
-        return rawWrite(page.baseAddress!, page.count, (number - 1) * Int64(page.count))
+        return rawWrite(UnsafeRawBufferPointer(page), (number - 1) * Int64(page.count))
     }
 
     // MARK: WAL
@@ -214,7 +228,7 @@ final class SQLiteEncryptedFile {
     private func walPageSize() -> Int {
         if pageSize != 0 { return pageSize }
         var header = [UInt8](repeating: 0, count: Self.walHeaderSize)
-        guard header.withUnsafeMutableBytes({ rawRead($0.baseAddress!, Self.walHeaderSize, 0) }) == SQLITE_OK else { return 0 }
+        guard header.withUnsafeMutableBytes({ rawRead($0, 0) }) == SQLITE_OK else { return 0 }
         let size = Self.bigEndian32(header, 8)
         guard Self.isPageSize(size) else { return 0 }
         pageSize = size
@@ -225,7 +239,7 @@ final class SQLiteEncryptedFile {
     /// not all there, nil with `SQLITE_OK` when it does not authenticate.
     private func readFrame(at offset: Int64, pageSize: Int) -> (plain: [UInt8]?, result: Int32) {
         var frame = [UInt8](repeating: 0, count: Self.frameHeaderSize + pageSize)
-        let result = frame.withUnsafeMutableBytes { rawRead($0.baseAddress!, $0.count, offset) }
+        let result = frame.withUnsafeMutableBytes { rawRead($0, offset) }
         guard result == SQLITE_OK else { return (nil, result) }
         let authentic = frame.withUnsafeMutableBytes {
             cipher.open($0, from: 0, domain: .walFrame, position: UInt64(offset))
@@ -237,7 +251,7 @@ final class SQLiteEncryptedFile {
         var frame = plain
         return frame.withUnsafeMutableBytes { unit in
             guard cipher.seal(unit, from: 0, domain: .walFrame, position: UInt64(offset)) else { return SQLITE_IOERR_WRITE }
-            return rawWrite(unit.baseAddress!, unit.count, offset)
+            return rawWrite(UnsafeRawBufferPointer(unit), offset)
         }
     }
 
@@ -370,7 +384,7 @@ final class SQLiteEncryptedFile {
         var page = [UInt8](UnsafeRawBufferPointer(start: buffer, count: count))
         return page.withUnsafeMutableBytes { unit in
             guard cipher.seal(unit, from: 0, domain: .journalPage, position: UInt64(offset)) else { return SQLITE_IOERR_WRITE }
-            return rawWrite(unit.baseAddress!, unit.count, offset)
+            return rawWrite(UnsafeRawBufferPointer(unit), offset)
         }
     }
 }
