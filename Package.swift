@@ -120,7 +120,7 @@ let package = Package(
                                                                   argumentParser],
                           path: "Tools/cblite-replicate", linkerSettings: toolLinkerSettings),
         .executableTarget(name: "storage-crash-writer",
-                          dependencies: ["LiteStorage", "SQLiteStorage", "RocksDBStorage"],
+                          dependencies: ["LiteSupport", "LiteStorage", "SQLiteStorage", "RocksDBStorage"],
                           path: "Tools/storage-crash-writer"),
         // The database crash tests' and the soak test's child process (TestSupport's workload).
         .executableTarget(name: "database-crash-writer", dependencies: ["CouchbaseLiteSwift", "TestSupport"],
