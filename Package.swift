@@ -63,7 +63,8 @@ let package = Package(
 
         // MARK: Storage
         .target(name: "LiteStorage", dependencies: ["LiteSupport"], path: "Modules/LiteStorage"),
-        .target(name: "SQLiteStorage", dependencies: ["LiteSupport", "LiteStorage", "CSQLite"],
+        // Crypto: the encrypting VFS's AES-256-GCM (encryption at rest, docs/security.md).
+        .target(name: "SQLiteStorage", dependencies: ["LiteSupport", "LiteStorage", "CSQLite", crypto],
                 path: "Modules/SQLiteStorage"),
         .target(name: "RocksDBStorage", dependencies: ["LiteSupport", "LiteStorage", "CRocksDB"],
                 path: "Modules/RocksDBStorage"),
@@ -101,7 +102,7 @@ let package = Package(
         .target(name: "CouchbaseLiteSwift",
                 dependencies: ["LiteSupport", "LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
                                "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseConversion", "BLIP", "BLIPWebSocket", "LiteReplicator",
-                               logging],
+                               logging, .product(name: "CryptoExtras", package: "swift-crypto")],
                 path: "Modules/CouchbaseLiteSwift"),
 
         // MARK: Tools
@@ -121,7 +122,7 @@ let package = Package(
                                                                   argumentParser],
                           path: "Tools/cblite-replicate", linkerSettings: toolLinkerSettings),
         .executableTarget(name: "storage-crash-writer",
-                          dependencies: ["LiteStorage", "SQLiteStorage", "RocksDBStorage"],
+                          dependencies: ["LiteSupport", "LiteStorage", "SQLiteStorage", "RocksDBStorage"],
                           path: "Tools/storage-crash-writer"),
         // The database crash tests' and the soak test's child process (TestSupport's workload).
         .executableTarget(name: "database-crash-writer", dependencies: ["CouchbaseLiteSwift", "TestSupport"],

@@ -24,7 +24,7 @@ extension Database {
                 format = DatabaseFormat.detect(at: singleFile)
             }
             switch format {
-            case .absent, .currentSQLite, .currentRocksDB:
+            case .absent, .currentSQLite, .currentEncryptedSQLite, .currentRocksDB:
                 return
             case .unreadable where isEmptyFile(bundle), .unsupportedSchema(version: 0):
                 // A 2.x database whose creation stopped before its schema was committed: no 1.x

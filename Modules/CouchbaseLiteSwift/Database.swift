@@ -70,7 +70,8 @@ public final class Database: Sendable {
             try FileManager.default.createDirectory(atPath: bundle.directory, withIntermediateDirectories: true)
             try Self.upgradeLegacyDatabase(in: bundle, config: configuration)
             try Self.convertIfNeeded(bundle, to: engineName)
-            return try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName)
+            return try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName,
+                                    encryptionKey: configuration.encryptionKey?.aes256Key())
         }
         listenerQueue = DispatchQueue(label: "CouchbaseLite.\(name).listeners")
         // The file's full-text indexes are kept up to date by every open instance.
@@ -198,7 +199,9 @@ public final class Database: Sendable {
             try FileManager.default.copyItem(atPath: path, toPath: destination.path)
             do {
                 try upgradeLegacyDatabase(in: destination, config: config)
-                let core = try DatabaseCore(bundle: destination, registry: engines, engineName: nil, create: false)
+                // An encrypted database is copied as it is; `config` carries its key.
+                let core = try DatabaseCore(bundle: destination, registry: engines, engineName: nil, create: false,
+                                            encryptionKey: config.encryptionKey?.aes256Key())
                 defer { try? core.close() }  // allowed: a defer cannot throw; regenerateUUIDs committed its transaction
                 try core.regenerateUUIDs()
             } catch {

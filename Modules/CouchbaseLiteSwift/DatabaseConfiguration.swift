@@ -44,11 +44,28 @@ public final class DatabaseConfiguration: Sendable {
         set { settings.withLock { $0.upgradesLegacyDatabases = newValue } }
     }
 
+    /// The key the database is encrypted with at rest, or nil for a plaintext database (the
+    /// default). A new database is created encrypted with it; an existing one opens only with
+    /// the key it was encrypted with (a wrong or missing key fails with `.notADatabaseFile`
+    /// and leaves the files untouched). SQLite engine only, for now.
+    ///
+    /// ```swift
+    /// let config = DatabaseConfiguration()
+    /// config.encryptionKey = .key(keyFromTheKeychain)       // 32 random bytes
+    /// // or: config.encryptionKey = .password(userPassword)
+    /// let database = try Database(name: "health", config: config)
+    /// ```
+    public var encryptionKey: EncryptionKey? {
+        get { settings.withLock { $0.encryptionKey } }
+        set { settings.withLock { $0.encryptionKey = newValue } }
+    }
+
     /// The settings, behind one lock (a configuration may be shared between threads).
     private struct Settings: Sendable {
         var directory: String
         var storageEngine: StorageEngine?
         var upgradesLegacyDatabases: Bool
+        var encryptionKey: EncryptionKey?
     }
     private let settings: Locked<Settings>
 

@@ -56,7 +56,8 @@ package struct RocksDBEngine: StorageEngine {
 
     /// Opens or creates the folder; see `StorageEngine.open`.
     package func open(at path: String, options: DataFileOptions) throws -> any DataFile {
-        try openFile(at: path, options: options)
+        if options.encryptionKey != nil { throw StorageError(.unsupportedEncryption, "RocksDB database \"\(path)\": this build cannot encrypt the RocksDB engine's files yet; use the SQLite engine for an encrypted database") }
+        return try openFile(at: path, options: options)
     }
 
     /// Opens or creates the folder, returning the concrete type.

@@ -18,13 +18,15 @@ final class SQLiteCheckpointer: Sendable {
     static let writerThreshold: Int32 = 4_000
 
     private let path: String
+    private let encryption: SQLiteEncryption?
     private let queue: DispatchQueue
     // Used only on `queue`, so its lock is never contended.
     private let connection = Locked<SQLiteConnection?>(nil)
     private let state = Locked<(queued: Bool, closed: Bool)>((false, false))
 
-    init(path: String) {
+    init(path: String, encryption: SQLiteEncryption? = nil) {
         self.path = path
+        self.encryption = encryption
         queue = DispatchQueue(label: "SQLite checkpoints: \(path)")
     }
 
@@ -71,7 +73,7 @@ final class SQLiteCheckpointer: Sendable {
                 // A connection learns the file is in WAL mode at its first read; until then a
                 // checkpoint does nothing.
                 connection = try? {   // allowed: without it, the writer's own threshold still checkpoints
-                    let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+                    let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE, encryption: encryption)
                     try connection.execute("SELECT count(*) FROM sqlite_master")
                     return connection
                 }()

@@ -1,5 +1,6 @@
 import CSQLite
 import LiteStorage
+import LiteSupport
 
 /// One SQLite connection with its prepared-statement cache. The engine's connections, and the
 /// upgrader's on its private copy of a 1.x database (the project's one SQLite wrapper).
@@ -26,10 +27,24 @@ package final class SQLiteConnection: @unchecked Sendable {
     var walIndex: UnsafeRawPointer?
     var walIndexLookedUp = false
 
-    /// Opens a connection; `flags` are `SQLITE_OPEN_*` values.
-    package init(path: String, flags: Int32, uri: String? = nil) throws {
+    /// Opens a connection; `flags` are `SQLITE_OPEN_*` values. With `encryption`, the
+    /// connection goes through the encrypting VFS and keeps SQLite's temporary data in memory.
+    package init(path: String, flags: Int32, uri: String? = nil, encryption: SQLiteEncryption? = nil) throws {
         var db: OpaquePointer?
-        let result = sqlite3_open_v2(uri ?? path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        var name = uri ?? path
+        var flags = flags
+        var vfs: String?
+        if let encryption {
+            guard SQLiteEncryptingVFS.isRegistered else {
+                throw StorageError(.unsupportedEncryption, "SQLite database \"\(path)\": cannot register the encrypting "
+                                   + "VFS with SQLite, so the encrypted file cannot be opened")
+            }
+            name = (uri ?? ("file:" + path.percentEncodingPath())) + (uri?.contains("?") == true ? "&" : "?")
+                + encryption.uriParameter
+            flags |= SQLITE_OPEN_URI
+            vfs = SQLiteEncryptingVFS.name
+        }
+        let result = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, vfs)
         guard result == SQLITE_OK, let db else {
             let text = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
@@ -38,6 +53,19 @@ package final class SQLiteConnection: @unchecked Sendable {
         handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        if encryption != nil {
+            // Sorts, temporary tables and statement journals would otherwise go to plaintext
+            // files in the temporary folder (the VFS refuses to open those).
+            try execute("PRAGMA temp_store=MEMORY")
+        }
+    }
+
+    /// Gives pages `bytes` reserved bytes at their end (for the nonce and tag of encryption);
+    /// takes effect only before the file's first page is written.
+    func reserveBytesPerPage(_ bytes: Int32) throws {
+        var count = bytes
+        let result = sqlite3_file_control(handle, "main", SQLITE_FCNTL_RESERVE_BYTES, &count)
+        guard result == SQLITE_OK else { throw error(result, doing: "reserving bytes per page for encryption") }
     }
 
     deinit { close() }
@@ -120,6 +148,10 @@ package final class SQLiteConnection: @unchecked Sendable {
         case SQLITE_NOTADB:
             return StorageError(.notADatabaseFile, "\"\(path)\" is not a SQLite database (while \(action))",
                                 underlying: cause)
+        case SQLITE_IOERR where code == SQLITE_IOERR_DATA:
+            // Only the encrypting VFS reports this: a page that does not authenticate.
+            return StorageError(.corruptData, "encrypted SQLite database \"\(path)\" is damaged or was altered: a page "
+                                + "does not authenticate (while \(action)); restore it from a backup", underlying: cause)
         case SQLITE_CORRUPT:
             return StorageError(.corruptData, "SQLite database \"\(path)\" is damaged (while \(action)); "
                                 + "restore it from a backup", underlying: cause)

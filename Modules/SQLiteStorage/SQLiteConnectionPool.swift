@@ -11,11 +11,13 @@ final class SQLiteConnectionPool: Sendable {
     private let idle = Locked<(connections: [SQLiteConnection], closed: Bool)>(([], false))
 
     private let reader: (any RecordValueReader)?
+    private let encryption: SQLiteEncryption?
 
-    init(path: String, readOnly: Bool, reader: (any RecordValueReader)?) {
+    init(path: String, readOnly: Bool, reader: (any RecordValueReader)?, encryption: SQLiteEncryption? = nil) {
         self.path = path
         flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         self.reader = reader
+        self.encryption = encryption
     }
 
     /// An idle connection, or a new one, in autocommit mode (for a snapshot or a cursor).
@@ -48,7 +50,7 @@ final class SQLiteConnectionPool: Sendable {
 
     private func checkoutKeepingRead() throws -> SQLiteConnection {
         if let connection = idle.withLock({ $0.connections.popLast() }) { return connection }
-        let connection = try SQLiteConnection(path: path, flags: flags)
+        let connection = try SQLiteConnection(path: path, flags: flags, encryption: encryption)
         if let reader { try SQLiteFleeceFunctions.register(on: connection, reader: reader) }
         // Readers never write; query_only makes a stray write an error instead of a surprise.
         try connection.execute(SQLiteSchema.cacheSettings + "PRAGMA busy_timeout=10000; PRAGMA query_only=1; PRAGMA case_sensitive_like=true")

@@ -54,20 +54,22 @@ package final class SQLiteDataFile: TransactionalDataFile, @unchecked Sendable {
     let hasPurgeCount: Bool
 
     /// - Parameter firstReader: a connection set up as the pool's readers are, to reuse first.
+    /// - Parameter encryption: the key the file is encrypted with (every connection needs it).
     init(path: String, readOnly: Bool, writer: SQLiteConnection?, hasPurgeCount: Bool,
-         reader: (any RecordValueReader)? = nil, firstReader: SQLiteConnection? = nil) {
+         reader: (any RecordValueReader)? = nil, firstReader: SQLiteConnection? = nil,
+         encryption: SQLiteEncryption? = nil) {
         self.path = path
         isReadOnly = readOnly
         self.writer = writer
         self.hasPurgeCount = hasPurgeCount
-        pool = SQLiteConnectionPool(path: path, readOnly: readOnly, reader: reader)
+        pool = SQLiteConnectionPool(path: path, readOnly: readOnly, reader: reader, encryption: encryption)
         if let firstReader { pool.checkin(firstReader) }
         let shared = SharedFile.retain(path: path)
         coordinator = TransactionCoordinator(shared: shared, fileDescription: "SQLite database \"\(path)\"")
         readerPools = SQLiteReaderPools.of(shared)
         readerPools.add(pool)
         if let writer, !readOnly {
-            let checkpointer = SQLiteCheckpointer(path: path)
+            let checkpointer = SQLiteCheckpointer(path: path, encryption: encryption)
             checkpointer.attach(to: writer)
             self.checkpointer = checkpointer
         } else {

@@ -19,11 +19,13 @@ package struct SQLiteEngine: StorageEngine {
     /// Makes the engine (it holds no state).
     package init() {}
 
-    /// Whether `path` is a regular file starting with SQLite's magic header.
+    /// Whether `path` is a regular file starting with SQLite's magic header, or with the one
+    /// this engine's encrypted files start with.
     package func recognises(fileAt path: String) -> Bool {
         var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder else { return false }
-        return ReadOnlyFile(path: path)?.read(upToCount: 16) == SQLiteFileHeader.magic
+        let kind = SQLiteEncryption.kind(ofFileAt: path)
+        return kind == .plaintext || kind == .encrypted
     }
 
     /// Removes the file and its `-wal` and `-shm` companions.
@@ -53,32 +55,63 @@ package struct SQLiteEngine: StorageEngine {
                 ? " (it looks like a RocksDB database: open it with the RocksDB engine)" : ""
             throw StorageError(.notADatabaseFile, "\"\(path)\" is a folder, not a SQLite database file\(hint)")
         }
+        let encryption = options.encryptionKey.map(SQLiteEncryption.init(key:))
         if !exists {
             guard options.create, !options.readOnly else {
                 throw StorageError(.notFound, "SQLite database \"\(path)\" does not exist")
             }
-            return try create(at: path, reader: options.valueReader)
+            return try create(at: path, reader: options.valueReader, encryption: encryption)
         }
         let walExists = FileManager.default.fileExists(atPath: path + "-wal")
         let size = fileSize(atPath: path)
         if size == 0 && !walExists && options.create && !options.readOnly {
             // An empty file is what a creation interrupted before its first commit leaves.
-            return try create(at: path, reader: options.valueReader)
+            return try create(at: path, reader: options.valueReader, encryption: encryption)
         }
-        let header = try SQLiteFileHeader(path: path)
+        // Judged from the file's bytes before SQLite opens it, so that a missing or wrong key
+        // is reported without anything written.
+        let header = try Self.header(ofFileAt: path, encryption: encryption)
         if !walExists {
             // Without a WAL the header's user_version is the real one; judge before opening.
             try Self.checkVersion(header.userVersion, path: path, allowZero: true)
-            try validateImmutably(path)
+            try validateImmutably(path, encryption: encryption)
         }
-        return try openExisting(at: path, readOnly: options.readOnly, create: options.create, reader: options.valueReader)
+        return try openExisting(at: path, readOnly: options.readOnly, create: options.create, reader: options.valueReader,
+                                encryption: encryption)
     }
 
-    private func create(at path: String, reader: (any RecordValueReader)?) throws -> SQLiteDataFile {
+    /// The file's header, after checking that it is encrypted exactly when a key is given and
+    /// that the key decrypts it.
+    private static func header(ofFileAt path: String, encryption: SQLiteEncryption?) throws -> SQLiteFileHeader {
+        let size = fileSize(atPath: path) ?? 0
+        switch (SQLiteEncryption.kind(ofFileAt: path), encryption) {
+        case (.encrypted, nil):
+            throw StorageError(.notADatabaseFile, "SQLite database \"\(path)\" is encrypted; open it with its "
+                               + "encryption key")
+        case (.encrypted, let encryption?):
+            return try encryption.header(ofFileAt: path)
+        case (.plaintext, _?):
+            throw StorageError(.notADatabaseFile, "SQLite database \"\(path)\" is not encrypted, but an encryption key "
+                               + "was given; open it without a key (changing its key can encrypt it)")
+        case (.unknown, _) where size >= 512 && size % 512 == 0:
+            // Page-structured but not SQLite's header: what an encrypting codec leaves.
+            throw StorageError(.notADatabaseFile, "\"\(path)\" is not a SQLite database this build can read: it does "
+                               + "not start with \"SQLite format 3\" and is not encrypted the way this build encrypts. "
+                               + "It may be encrypted with a key or codec this build cannot read (a Couchbase Lite "
+                               + "Enterprise Edition database is encrypted with SQLite's SEE codec)")
+        default:
+            return try SQLiteFileHeader(path: path)
+        }
+    }
+
+    private func create(at path: String, reader: (any RecordValueReader)?,
+                        encryption: SQLiteEncryption?) throws -> SQLiteDataFile {
         let connection = try SQLiteConnection(
-            path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXRESCODE)
+            path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXRESCODE, encryption: encryption)
         do {
             if let reader { try SQLiteFleeceFunctions.register(on: connection, reader: reader) }
+            // Before the first page is written: each page's nonce and tag live in these bytes.
+            if encryption != nil { try connection.reserveBytesPerPage(Int32(SQLitePageCipher.reserveSize)) }
             try connection.execute(SQLiteSchema.perConnectionSettings)
             try connection.execute(SQLiteSchema.createFile)
         } catch {
@@ -86,15 +119,17 @@ package struct SQLiteEngine: StorageEngine {
             try? delete(at: path)  // allowed: removes only the file this call created; its creation error is the one reported
             throw error
         }
-        return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true, reader: reader)
+        return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true, reader: reader,
+                              encryption: encryption)
     }
 
     /// Reads the schema through an `immutable=1` connection, which takes no locks and writes no
     /// side files, so a damaged or foreign file is refused without being touched.
-    private func validateImmutably(_ path: String) throws {
+    private func validateImmutably(_ path: String, encryption: SQLiteEncryption?) throws {
         let uri = "file:" + path.percentEncodingPath()
             + "?immutable=1"
-        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, uri: uri)
+        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, uri: uri,
+                                              encryption: encryption)
         defer { connection.close() }
         try Self.checkSchema(connection, path: path)
     }
@@ -129,10 +164,11 @@ package struct SQLiteEngine: StorageEngine {
         }
     }
 
-    private func openExisting(at path: String, readOnly: Bool, create: Bool,
-                              reader: (any RecordValueReader)?) throws -> SQLiteDataFile {
+    private func openExisting(at path: String, readOnly: Bool, create: Bool, reader: (any RecordValueReader)?,
+                              encryption: SQLiteEncryption?) throws -> SQLiteDataFile {
         let connection = try SQLiteConnection(
-            path: path, flags: (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_EXRESCODE)
+            path: path, flags: (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_EXRESCODE,
+            encryption: encryption)
         do {
             if let reader { try SQLiteFleeceFunctions.register(on: connection, reader: reader) }
             try connection.execute("PRAGMA busy_timeout=10000")
@@ -144,7 +180,8 @@ package struct SQLiteEngine: StorageEngine {
                 }
                 try connection.execute(SQLiteSchema.perConnectionSettings)
                 try connection.execute(SQLiteSchema.createFile)
-                return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true, reader: reader)
+                return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: true, reader: reader,
+                                      encryption: encryption)
             }
             var version = try connection.integer("PRAGMA user_version")
             if readOnly {
@@ -164,10 +201,10 @@ package struct SQLiteEngine: StorageEngine {
             if readOnly {
                 try connection.execute(SQLiteSchema.cacheSettings)
                 return SQLiteDataFile(path: path, readOnly: true, writer: nil, hasPurgeCount: hasPurgeCount,
-                                      reader: reader, firstReader: connection)
+                                      reader: reader, firstReader: connection, encryption: encryption)
             }
             return SQLiteDataFile(path: path, readOnly: false, writer: connection, hasPurgeCount: hasPurgeCount,
-                                  reader: reader)
+                                  reader: reader, encryption: encryption)
         } catch {
             try? connection.execute("ROLLBACK")  // allowed: rolling back after a failure; that failure is the one reported
             connection.close()

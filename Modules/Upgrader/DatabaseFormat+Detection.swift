@@ -55,6 +55,8 @@ extension DatabaseFormat {
     }
 
     private static func detectSQLiteFile(at path: String) -> DatabaseFormat {
+        // Its header is encrypted: only the engine, given the key, can read the schema version.
+        if SQLiteEncryption.kind(ofFileAt: path) == .encrypted { return .currentEncryptedSQLite }
         let header: SQLiteFileHeader
         switch readHeader(at: path) {
         case .header(let found):

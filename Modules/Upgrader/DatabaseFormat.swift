@@ -21,6 +21,9 @@ package enum DatabaseFormat: Sendable, Hashable {
     case currentSQLite(schemaVersion: Int)
     /// A 2.x bundle in this project's RocksDB layout (`db.rocksdb/`).
     case currentRocksDB
+    /// A 2.x SQLite database this project encrypted (its own header magic; docs/security.md):
+    /// the engine checks the key and reads the schema version when it opens it.
+    case currentEncryptedSQLite
     /// Not a database, truncated, or with a damaged header; `reason` says which.
     case unreadable(reason: String)
 
@@ -73,9 +76,12 @@ package enum DatabaseFormat: Sendable, Hashable {
                 + ".cblite2 format, then open it here", path: path, schemaVersion: version)
         case .encrypted:
             return UpgraderError(.encrypted,
-                "database at \(path) is encrypted or not a SQLite file (its header is unreadable): "
-                + "if it is an encrypted Couchbase Lite 1.x database, decrypt it with the 1.x app "
-                + "first (change its encryption key to nil), then open it here", path: path)
+                "database at \(path) may be encrypted with a key or codec this build cannot read, or is "
+                + "not a SQLite file (its header is unreadable). A Couchbase Lite Enterprise Edition "
+                + "database (encrypted with SQLite's SEE codec) cannot be opened here: replicate or export "
+                + "its documents with Couchbase Lite instead. An encrypted Couchbase Lite 1.x database: "
+                + "decrypt it with the 1.x app first (change its encryption key to nil), then open it here",
+                path: path)
         case .unsupportedSchema(let version) where version < Self.legacySchemaVersions.lowerBound:
             return UpgraderError(.databaseTooOld,
                 "database at \(path) has schema version \(version), older than Couchbase Lite 1.2 "
@@ -90,6 +96,10 @@ package enum DatabaseFormat: Sendable, Hashable {
             return UpgraderError(.alreadyUpgraded,
                 "database at \(path) is already a Couchbase Lite 2.x database (schema version "
                 + "\(version)): open it directly", path: path, schemaVersion: version)
+        case .currentEncryptedSQLite:
+            return UpgraderError(.alreadyUpgraded,
+                "database at \(path) is already an encrypted 2.x database: open it directly, with its "
+                + "encryption key", path: path)
         case .currentRocksDB:
             return UpgraderError(.alreadyUpgraded,
                 "database at \(path) is already a 2.x database (RocksDB storage): open it directly",

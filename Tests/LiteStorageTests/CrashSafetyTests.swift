@@ -1,5 +1,6 @@
 import Foundation
 import LiteStorage
+import LiteSupport
 import Testing
 import TestSupport
 
@@ -27,10 +28,12 @@ import TestSupport
 
     /// Runs the writer until it reported `commits` transactions, then kills it mid-work.
     /// - Returns: the last transaction it reported committed.
-    static func runAndKill(_ engine: StorageEngineKind, path: String, commits: Int, spin: Int) throws -> Int {
+    /// - Parameter key: the key the data file is encrypted with, if it is.
+    static func runAndKill(_ engine: StorageEngineKind, path: String, commits: Int, spin: Int,
+                           key: AES256Key? = nil) throws -> Int {
         let process = Process()
         process.executableURL = try writerURL()
-        process.arguments = [engine.rawValue, path]
+        process.arguments = [engine.rawValue, path] + (key.map { [$0.bytes.map { String(format: "%02x", $0) }.joined()] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -47,8 +50,8 @@ import TestSupport
     }
 
     /// Every transaction up to the stored counter is complete, and nothing from a later one exists.
-    static func verify(_ engine: StorageEngineKind, path: String, reported: Int) throws -> Int {
-        let file = try engine.open(path)
+    static func verify(_ engine: StorageEngineKind, path: String, reported: Int, key: AES256Key? = nil) throws -> Int {
+        let file = try engine.engine.open(at: path, options: DataFileOptions(encryptionKey: key))
         defer { try? file.close() }
         let store = try file.keyStore("default")
         let counter = Int(String(decoding: try store.get("counter")?.body ?? [], as: UTF8.self)) ?? 0
@@ -83,6 +86,28 @@ import TestSupport
                 #expect(now > counter, "the writer made progress")
                 counter = now
             }
+        }
+    }
+
+    /// The same with the data file encrypted at rest: WAL recovery after SIGKILL goes through the
+    /// encrypting VFS, whose frames a kill can tear.
+    @Test(arguments: EncryptionAtRestTests.engines)
+    func encryptedCommittedTransactionsSurviveSIGKILL(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let path = engine.dataFilePath(in: directory)
+            let key = EncryptionAtRestTests.key
+            try engine.engine.open(at: path, options: DataFileOptions(create: true, encryptionKey: key)).close()
+            var generator = SplitMix64(seed: 41)
+            var counter = 0
+            for _ in 0..<6 {
+                let commits = Int(generator.next() % 12) + 1
+                let spin = Int(generator.next() % 200_000)
+                let reported = try Self.runAndKill(engine, path: path, commits: commits, spin: spin, key: key)
+                let now = try Self.verify(engine, path: path, reported: reported, key: key)
+                #expect(now > counter, "the writer made progress")
+                counter = now
+            }
+            #expect(throws: StorageError.notADatabase) { try engine.open(path) }
         }
     }
 }

@@ -6,7 +6,7 @@ enum BenchmarkAreas {
     static var all: [any BenchmarkArea.Type] {
         [BlobsBenchmarks.self, FleeceBenchmarks.self, StorageBenchmarks.self, DocumentsBenchmarks.self, QueryBenchmarks.self,
          FullTextBenchmarks.self, UpgraderBenchmarks.self, ToolsBenchmarks.self, ReplicationBenchmarks.self,
-         CLIBenchmarks.self]
+         CLIBenchmarks.self, EncryptionBenchmarks.self]
     }
 }
 

@@ -203,7 +203,7 @@ enum DocumentsBenchmarks: BenchmarkArea {
     }
 
     /// The timed import: every document through `MutableDocument(id:json:)`, one batch per `batchSize`.
-    private static func importAll(into database: Database, documents: [(id: String, json: String)]) throws {
+    static func importAll(into database: Database, documents: [(id: String, json: String)]) throws {
         for start in stride(from: 0, to: documents.count, by: batchSize) {
             try database.inBatch {
                 for (id, json) in documents[start..<min(start + batchSize, documents.count)] {

@@ -1,11 +1,13 @@
-// storage-crash-writer ENGINE PATH
+// storage-crash-writer ENGINE PATH [KEY]
 //
+// KEY (64 hex digits) makes the data file encrypted at rest with that key.
 // Writes transactions into the data file at PATH until it is killed, for the crash-safety test.
 // Transaction n stores records "t<n>-0" … "t<n>-<perTransaction-1>" (bodies from
 // `CrashWorkload.body`) and sets "counter" to n, then prints "committed n". A reader can then
 // check that every transaction up to "counter" is complete and no later one left anything.
 import Foundation
 import LiteStorage
+import LiteSupport
 import RocksDBStorage
 import SQLiteStorage
 
@@ -27,7 +29,14 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: storage-crash-writer sqlite|rocksdb PATH") }
+guard arguments.count == 3 || arguments.count == 4 else { fail("usage: storage-crash-writer sqlite|rocksdb PATH [KEY]") }
+var key: AES256Key?
+if arguments.count == 4 {
+    let digits = Array(arguments[3].utf8)
+    let bytes = stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16) }
+    guard bytes.count * 2 == digits.count, let parsed = AES256Key(bytes: bytes) else { fail("KEY must be 64 hex digits") }
+    key = parsed
+}
 let engine: any StorageEngine
 switch arguments[1] {
 case "sqlite": engine = SQLiteEngine()
@@ -36,7 +45,7 @@ default: fail("unknown engine \(arguments[1])")
 }
 
 do {
-    let file = try engine.open(at: arguments[2], options: DataFileOptions(create: true))
+    let file = try engine.open(at: arguments[2], options: DataFileOptions(create: true, encryptionKey: key))
     let store = try file.keyStore("default")
     var transaction = Int(String(decoding: try store.get("counter")?.body ?? [], as: UTF8.self)) ?? 0
     while true {
