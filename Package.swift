@@ -4,6 +4,8 @@ import PackageDescription
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+// AES-CBC for Couchbase Lite's encrypted blob format (BlobStore).
+let cryptoExtras = Target.Dependency.product(name: "CryptoExtras", package: "swift-crypto")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 // The WebSocket transport (BLIPWebSocket) is written on SwiftNIO directly: see docs/decisions.md.
 let webSocketStack: [Target.Dependency] = [
@@ -66,7 +68,7 @@ let package = Package(
                 path: "Modules/SQLiteStorage"),
         .target(name: "RocksDBStorage", dependencies: ["LiteSupport", "LiteStorage", "CRocksDB"],
                 path: "Modules/RocksDBStorage"),
-        .target(name: "BlobStore", dependencies: ["LiteSupport", crypto], path: "Modules/BlobStore"),
+        .target(name: "BlobStore", dependencies: ["LiteSupport", crypto, cryptoExtras], path: "Modules/BlobStore"),
 
         // MARK: Database core
         .target(name: "LiteDatabase", dependencies: ["LiteSupport", "Fleece", "LiteStorage", "BlobStore", crypto],
@@ -159,7 +161,7 @@ let package = Package(
         .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport",
                                                     .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Tests/FleeceTests"),
-        .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "CouchbaseLiteSwift", "TestSupport", crypto],
+        .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "CouchbaseLiteSwift", "LiteSupport", "TestSupport", crypto],
                     path: "Tests/BlobStoreTests"),
         .testTarget(name: "LiteSupportTests", dependencies: ["LiteSupport",
                                                          .product(name: "PropertyBased", package: "swift-property-based")],
