@@ -31,6 +31,8 @@ let package = Package(
         .executable(name: "cblite", targets: ["cblite"]),
         .executable(name: "cblite-replicate", targets: ["cblite-replicate"]),
         .executable(name: "cblite-convert", targets: ["cblite-convert"]),
+        // Encrypted RocksDB databases: a C++ shim loaded at run time, never linked (see its target).
+        .library(name: "CRocksDBEncryption", type: .dynamic, targets: ["CRocksDBEncryption"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -53,6 +55,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // RocksDB's C API, loaded with dlopen on first use rather than linked (decision Tools-12).
         .target(name: "CRocksDB", path: "Modules/CRocksDB", linkerSettings: [.linkedLibrary("dl")]),
+        // RocksDB's encrypted Env with an AES-256-CTR provider on OpenSSL (libssl-dev), which the C
+        // API cannot reach. Only its own dynamic library product contains it; CRocksDB loads that
+        // with dlopen when a database is opened with a key, so nothing links librocksdb or
+        // libcrypto (docs/decisions.md, Storage-27). No target may depend on it.
+        .target(name: "CRocksDBEncryption", path: "Modules/CRocksDBEncryption",
+                linkerSettings: [.linkedLibrary("rocksdb"), .linkedLibrary("crypto")]),
         .systemLibrary(name: "CStemmer", path: "Modules/CStemmer", providers: [.apt(["libstemmer-dev"])]),
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
@@ -138,7 +146,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["LiteSupport", "LiteStorage", "SQLiteStorage", "RocksDBStorage"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "LiteStorageTests",
-                    dependencies: ["TestSupport", "LiteStorage", "SQLiteStorage", "RocksDBStorage", "CRocksDB",
+                    dependencies: ["TestSupport", "LiteSupport", "LiteStorage", "SQLiteStorage", "RocksDBStorage", "CRocksDB",
                                    .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Tests/LiteStorageTests"),
         .testTarget(name: "SQLiteStorageTests",
@@ -187,5 +195,6 @@ let package = Package(
                                                          "LiteDatabase", "LiteStorage", "BlobStore", "Fleece"],
                     path: "Tests/UpgraderTests"),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )
