@@ -1,7 +1,7 @@
 # Couchbase Lite for Swift on Linux. `make demo` and `make test` are the two commands a fresh
 # machine needs (README.md); everything else is for day-to-day work.
 SWIFT ?= swift
-DEBIAN_PACKAGES := libsqlite3-dev librocksdb-dev libstemmer-dev zlib1g-dev sqlite3 pkg-config
+DEBIAN_PACKAGES := libsqlite3-dev librocksdb-dev libssl-dev libstemmer-dev zlib1g-dev sqlite3 pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build test tsan tsan-subset soak fuzz demo tools bench bench-record docs clean
@@ -65,9 +65,10 @@ demo: deps
 	$(SWIFT) run getting-started
 
 ## tools: release builds of cblite (and its cblite-replicate), cblite-convert and cblite-bench with the Swift runtime and
-## Foundation linked in (no dynamic loading of them at start-up: see docs/decisions.md, Tools-9).
+## Foundation linked in (no dynamic loading of them at start-up: see docs/decisions.md, Tools-9), and
+## libCRocksDBEncryption.so beside them, which they load to open an encrypted RocksDB database (Storage-27).
 tools: deps
-	for product in cblite cblite-replicate cblite-convert cblite-bench; do \
+	for product in cblite cblite-replicate cblite-convert cblite-bench CRocksDBEncryption; do \
 	  $(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; done
 
 ## bench: every benchmark area, release build, ratios against baselines run in the same process

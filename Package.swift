@@ -4,6 +4,7 @@ import PackageDescription
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+// AES-CBC for Couchbase Lite's encrypted blob format (BlobStore), PBKDF2 for password keys.
 let cryptoExtras = Target.Dependency.product(name: "CryptoExtras", package: "swift-crypto")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 // The WebSocket transport (BLIPWebSocket) is written on SwiftNIO directly: see docs/decisions.md.
@@ -30,6 +31,8 @@ let package = Package(
         .executable(name: "cblite", targets: ["cblite"]),
         .executable(name: "cblite-replicate", targets: ["cblite-replicate"]),
         .executable(name: "cblite-convert", targets: ["cblite-convert"]),
+        // Encrypted RocksDB databases: a C++ shim loaded at run time, never linked (see its target).
+        .library(name: "CRocksDBEncryption", type: .dynamic, targets: ["CRocksDBEncryption"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -52,6 +55,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // RocksDB's C API, loaded with dlopen on first use rather than linked (decision Tools-12).
         .target(name: "CRocksDB", path: "Modules/CRocksDB", linkerSettings: [.linkedLibrary("dl")]),
+        // RocksDB's encrypted Env with an AES-256-CTR provider on OpenSSL (libssl-dev), which the C
+        // API cannot reach. Only its own dynamic library product contains it; CRocksDB loads that
+        // with dlopen when a database is opened with a key, so nothing links librocksdb or
+        // libcrypto (docs/decisions.md, Storage-27). No target may depend on it.
+        .target(name: "CRocksDBEncryption", path: "Modules/CRocksDBEncryption",
+                linkerSettings: [.linkedLibrary("rocksdb"), .linkedLibrary("crypto")]),
         .systemLibrary(name: "CStemmer", path: "Modules/CStemmer", providers: [.apt(["libstemmer-dev"])]),
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
@@ -68,7 +77,7 @@ let package = Package(
                 path: "Modules/SQLiteStorage"),
         .target(name: "RocksDBStorage", dependencies: ["LiteSupport", "LiteStorage", "CRocksDB"],
                 path: "Modules/RocksDBStorage"),
-        .target(name: "BlobStore", dependencies: ["LiteSupport", crypto], path: "Modules/BlobStore"),
+        .target(name: "BlobStore", dependencies: ["LiteSupport", crypto, cryptoExtras], path: "Modules/BlobStore"),
 
         // MARK: Database core
         .target(name: "LiteDatabase", dependencies: ["LiteSupport", "Fleece", "LiteStorage", "BlobStore", crypto, cryptoExtras],
@@ -102,7 +111,7 @@ let package = Package(
         .target(name: "CouchbaseLiteSwift",
                 dependencies: ["LiteSupport", "LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
                                "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseConversion", "BLIP", "BLIPWebSocket", "LiteReplicator",
-                               logging, .product(name: "CryptoExtras", package: "swift-crypto")],
+                               logging, cryptoExtras],
                 path: "Modules/CouchbaseLiteSwift"),
 
         // MARK: Tools
@@ -139,7 +148,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["LiteSupport", "LiteStorage", "SQLiteStorage", "RocksDBStorage"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "LiteStorageTests",
-                    dependencies: ["TestSupport", "LiteStorage", "SQLiteStorage", "RocksDBStorage", "CRocksDB",
+                    dependencies: ["TestSupport", "LiteSupport", "LiteStorage", "SQLiteStorage", "RocksDBStorage", "CRocksDB",
                                    .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Tests/LiteStorageTests"),
         .testTarget(name: "SQLiteStorageTests",
@@ -162,7 +171,7 @@ let package = Package(
         .testTarget(name: "FleeceTests", dependencies: ["Fleece", "TestSupport",
                                                     .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Tests/FleeceTests"),
-        .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "CouchbaseLiteSwift", "TestSupport", crypto],
+        .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "CouchbaseLiteSwift", "LiteSupport", "TestSupport", crypto],
                     path: "Tests/BlobStoreTests"),
         .testTarget(name: "LiteSupportTests", dependencies: ["LiteSupport",
                                                          .product(name: "PropertyBased", package: "swift-property-based")],
@@ -188,5 +197,6 @@ let package = Package(
                                                          "LiteDatabase", "LiteStorage", "BlobStore", "Fleece"],
                     path: "Tests/UpgraderTests"),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

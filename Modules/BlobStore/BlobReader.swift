@@ -13,11 +13,16 @@ import LiteSupport
 /// while let chunk = try reader.readChunk() { consume(chunk) }   // nil = end, verified
 /// ```
 ///
+/// In an encrypted store the reader decrypts one block at a time, and gives the content (its
+/// length is the content's, not the file's); a file that does not decrypt under the store's
+/// key (a wrong key, or damage) is reported as `.corrupt` when opened or, at the latest, by the
+/// digest check at the end.
+///
 /// A reader belongs to one thread at a time. It closes its file when released.
 package final class BlobReader: Sendable {
     /// The blob being read.
     package let key: BlobKey
-    /// The size of the blob's file when it was opened: the number of bytes the reader will give.
+    /// The length of the content when the file was opened: the number of bytes the reader will give.
     package let length: Int64
 
     private let path: String
@@ -26,13 +31,15 @@ package final class BlobReader: Sendable {
     /// replicator's body source), though one reads it at a time.
     private struct Progress: Sendable {
         var descriptor: FileDescriptor?
+        /// Set in an encrypted store.
+        var decryptor: BlobDecryptor?
         var hasher = Insecure.SHA1()
         var bytesRead: Int64 = 0
         var reachedVerifiedEnd = false
     }
     private let progress = Locked(Progress())
 
-    init(key: BlobKey, path: String, expectedLength: Int64?) throws(BlobStoreError) {
+    init(key: BlobKey, path: String, expectedLength: Int64?, encryptionKey: AES256Key?) throws(BlobStoreError) {
         self.key = key
         self.path = path
         self.expectedLength = expectedLength
@@ -46,17 +53,32 @@ package final class BlobReader: Sendable {
         } catch {
             throw BlobStoreError(.io, "blob \(key): cannot open \"\(path)\"", underlying: error)
         }
+        let fileSize: Int64
         do {
-            length = try descriptor.size()
+            fileSize = try descriptor.size()
         } catch {
             descriptor.close()
             throw BlobStoreError(.io, "blob \(key): cannot read the size of \"\(path)\"", underlying: error)
         }
+        var decryptor: BlobDecryptor?
+        if let encryptionKey {
+            do {
+                decryptor = try BlobDecryptor(descriptor: descriptor, fileSize: fileSize,
+                                              key: EncryptedBlobFormat.symmetricKey(encryptionKey))
+            } catch {
+                descriptor.close()
+                throw Self.decryptionError(error, key: key, path: path)
+            }
+        }
+        length = decryptor?.contentLength ?? fileSize
         if let expectedLength, expectedLength != length {
             descriptor.close()
             throw sizeMismatch(actual: length, expected: expectedLength)
         }
-        progress.withLock { $0.descriptor = descriptor }
+        progress.withLock {
+            $0.descriptor = descriptor
+            $0.decryptor = decryptor
+        }
     }
 
     /// The number of bytes given out so far.
@@ -84,10 +106,19 @@ package final class BlobReader: Sendable {
             throw BlobStoreError(.invalidArgument, "blob \(key): read into an empty buffer")
         }
         let count: Int
-        do {
-            count = try descriptor.read(into: buffer)
-        } catch {
-            throw BlobStoreError(.io, "blob \(key): cannot read \"\(path)\"", underlying: error)
+        if progress.decryptor != nil {
+            do {
+                count = try progress.decryptor?.read(into: buffer, from: descriptor) ?? 0
+            } catch {
+                Self.close(&progress)
+                throw Self.decryptionError(error, key: key, path: path)
+            }
+        } else {
+            do {
+                count = try descriptor.read(into: buffer)
+            } catch {
+                throw BlobStoreError(.io, "blob \(key): cannot read \"\(path)\"", underlying: error)
+            }
         }
         if count == 0 {
             try verifyEnd(&progress)
@@ -166,6 +197,23 @@ package final class BlobReader: Sendable {
                 + "has digest \(actual), not the digest its name promises")
         }
         progress.reachedVerifiedEnd = true
+    }
+
+    private static func decryptionError(_ failure: BlobDecryptor.Failure, key: BlobKey, path: String)
+        -> BlobStoreError {
+        switch failure {
+        case .wrongSize:
+            BlobStoreError(.corrupt, "blob \(key): file \"\(path)\" is not an encrypted blob (its size fits no "
+                + "encrypted blob file): it was stored unencrypted, or it is truncated")
+        case .undecryptable:
+            BlobStoreError(.corrupt, "blob \(key): file \"\(path)\" cannot be decrypted: the encryption key is "
+                + "wrong, or the file is damaged")
+        case .truncated:
+            BlobStoreError(.corrupt, "blob \(key): file \"\(path)\" changed while it was read (it is shorter "
+                + "than when it was opened)")
+        case .io(let error):
+            BlobStoreError(.io, "blob \(key): cannot read \"\(path)\"", underlying: error)
+        }
     }
 
     private func sizeMismatch(actual: Int64, expected: Int64) -> BlobStoreError {

@@ -4,7 +4,8 @@ import Glibc
 extension BlobStore {
     /// How to put a blob into another store.
     package enum TransferMethod: Sendable {
-        /// A hard link (no copy, no check) when both stores are on one file system, else a copy.
+        /// A hard link (no copy, no check) when both stores are on one file system and encrypted
+        /// alike (the same key, or none), else a copy.
         case linkOrCopy
         /// A streamed copy whose digest is checked against the key.
         case copy
@@ -80,7 +81,8 @@ extension BlobStore {
                           method: TransferMethod = .linkOrCopy) throws(BlobStoreError) {
         if destination.contains(key) { return }
         let source = path(for: key)
-        if method == .linkOrCopy {
+        // A file encrypted under one key (or none) means nothing under another: re-encrypt.
+        if method == .linkOrCopy && encryptionKey == destination.encryptionKey {
             guard contains(key) else { throw missing(key) }
             do {
                 try FileManager.default.createDirectory(at: destination.directory,

@@ -8,6 +8,10 @@ import LiteSupport
 /// renamed to its key's name in one atomic step, so a blob file is either absent or complete.
 /// Reads verify the content against the key. The directory is created on the first write.
 ///
+/// A store made with an encryption key writes every blob file encrypted, in Couchbase Lite's
+/// encrypted blob format (``EncryptedBlobFormat``), and reads them back through the key; a blob's
+/// key stays the digest of its content. Readers and writers hold one 4 KB block at a time.
+///
 /// The store is safe to use from any number of threads; concurrent writers of the same or of
 /// different content do not disturb each other (the same content ends up stored once).
 ///
@@ -31,13 +35,18 @@ package final class BlobStore: Sendable {
     /// The directory holding the blob files (created on the first write).
     package let directory: URL
 
+    /// The key blob files are encrypted with; nil when they are plaintext.
+    package let encryptionKey: AES256Key?
+
     /// Paths of the temporary files of every writer in the process that is still open;
     /// compaction never removes them, whichever store object it runs on.
     static let liveTemporaryFiles = Locked<Set<String>>([])
 
-    /// Makes a store over `directory`; nothing is created until a blob is written.
-    package init(directory: URL) {
+    /// Makes a store over `directory`, encrypted with `encryptionKey` if one is given; nothing
+    /// is created until a blob is written.
+    package init(directory: URL, encryptionKey: AES256Key? = nil) {
         self.directory = directory.standardizedFileURL
+        self.encryptionKey = encryptionKey
     }
 
     /// The location of the blob's file (which may not exist).
@@ -53,10 +62,16 @@ package final class BlobStore: Sendable {
         (try? FileSystem.size(path(for: key))) != nil
     }
 
-    /// The size in bytes of the blob's file.
+    /// The length in bytes of the blob's content (in an encrypted store, less than its file's).
     ///
-    /// - Throws: `BlobStoreError` `.notFound` when the blob is not in the store.
+    /// - Throws: `BlobStoreError` `.notFound` when the blob is not in the store, `.corrupt`
+    ///   when an encrypted blob's file cannot be decrypted.
     package func size(of key: BlobKey) throws(BlobStoreError) -> Int64 {
+        if encryptionKey != nil {
+            let reader = try makeReader(for: key)
+            defer { reader.close() }
+            return reader.length
+        }
         let path = path(for: key)
         let size: Int64?
         do {
@@ -86,7 +101,7 @@ package final class BlobStore: Sendable {
     ///   differs from `expectedLength`.
     package func makeReader(for key: BlobKey, expectedLength: Int64? = nil) throws(BlobStoreError)
         -> BlobReader {
-        try BlobReader(key: key, path: path(for: key), expectedLength: expectedLength)
+        try BlobReader(key: key, path: path(for: key), expectedLength: expectedLength, encryptionKey: encryptionKey)
     }
 
     /// Deletes the blob's file.

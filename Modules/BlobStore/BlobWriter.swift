@@ -16,6 +16,9 @@ import LiteSupport
 /// let key = try writer.finish()
 /// ```
 ///
+/// In an encrypted store the file is written in ``EncryptedBlobFormat`` (the SHA-1 is still the
+/// content's): whole blocks as they fill, the last one and the trailer at the finish.
+///
 /// A writer belongs to one thread at a time; use one writer per blob being written.
 package final class BlobWriter: Sendable {
     /// The store the blob is written into.
@@ -27,6 +30,8 @@ package final class BlobWriter: Sendable {
     /// replicator's incoming blob), though one writes it at a time.
     private struct Progress: Sendable {
         var descriptor: FileDescriptor?
+        /// Set in an encrypted store.
+        var encryptor: BlobEncryptor?
         var hasher = Insecure.SHA1()
         var bytesWritten: Int64 = 0
         var isDone = false
@@ -55,7 +60,11 @@ package final class BlobWriter: Sendable {
         BlobStore.liveTemporaryFiles.withLock { _ = $0.insert(temporaryPath) }
         do {
             let descriptor = try FileDescriptor.createExclusively(temporaryPath)
-            progress.withLock { $0.descriptor = descriptor }
+            let encryptor = store.encryptionKey.map { BlobEncryptor(key: EncryptedBlobFormat.symmetricKey($0)) }
+            progress.withLock {
+                $0.descriptor = descriptor
+                $0.encryptor = encryptor
+            }
         } catch {
             BlobStore.liveTemporaryFiles.withLock { _ = $0.remove(temporaryPath) }
             throw BlobStoreError(.io, "cannot create a temporary blob file in \"\(directory.path)\"",
@@ -74,7 +83,12 @@ package final class BlobWriter: Sendable {
         let outcome = progress.withLock { progress -> AppendOutcome in
             guard let descriptor = progress.descriptor else { return .closed }
             do {
-                try descriptor.writeAll(bytes)
+                if progress.encryptor != nil {
+                    let ciphertext = try progress.encryptor?.encrypt(bytes) ?? Data()
+                    try ciphertext.withUnsafeBytes { try descriptor.writeAll($0) }
+                } else {
+                    try descriptor.writeAll(bytes)
+                }
             } catch {
                 return .failed(error)
             }
@@ -117,8 +131,8 @@ package final class BlobWriter: Sendable {
     @discardableResult
     package func finish(expecting expectedKey: BlobKey? = nil, expectedLength: Int64? = nil)
         throws(BlobStoreError) -> BlobKey {
-        guard let (descriptor, hasher, bytesWritten) = progress.withLock({ progress in
-            progress.descriptor.map { ($0, progress.hasher, progress.bytesWritten) }
+        guard let (descriptor, hasher, bytesWritten, encryptor) = progress.withLock({ progress in
+            progress.descriptor.map { ($0, progress.hasher, progress.bytesWritten, progress.encryptor) }
         }) else {
             throw BlobStoreError(.closed, "blob writer \"\(temporaryName)\" was already finished or aborted")
         }
@@ -133,6 +147,16 @@ package final class BlobWriter: Sendable {
             throw BlobStoreError(.contentMismatch, "blob \(expectedKey): the content written has digest "
                 + "\(key) instead; nothing was stored")
         }
+        if var encryptor {
+            do {
+                let end = try encryptor.finish()
+                try end.withUnsafeBytes { try descriptor.writeAll($0) }
+            } catch {
+                abort()
+                throw BlobStoreError(.io, "blob \(key): cannot write the end of \"\(temporaryPath)\"", underlying: error)
+            }
+        }
+        let fileSize = encryptor == nil ? bytesWritten : EncryptedBlobFormat.fileSize(contentLength: bytesWritten)
         do {
             // A blob never changes once named, and Couchbase Lite marks its blob files read-only.
             try descriptor.makeReadOnly()
@@ -148,7 +172,7 @@ package final class BlobWriter: Sendable {
 
         let finalPath = store.path(for: key)
         do {
-            if let existing = try FileSystem.size(finalPath), existing == bytesWritten {
+            if let existing = try FileSystem.size(finalPath), existing == fileSize {
                 // Same name means same content; refreshing the time tells a compaction that
                 // started earlier that the blob is wanted again. Not refreshed, it could be
                 // deleted under the save that wants it, so a failure fails the write.

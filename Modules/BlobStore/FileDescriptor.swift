@@ -47,6 +47,22 @@ struct FileDescriptor {
         }
     }
 
+    /// Reads from `offset` until `buffer` is full or the file ends; returns the bytes read.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(POSIXFailure) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var filled = 0
+        while filled < buffer.count {
+            let count = systemPositionedRead(rawValue, base + filled, buffer.count - filled, off_t(offset) + off_t(filled))
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFailure(operation: "pread", path: path)
+            }
+            filled += count
+        }
+        return filled
+    }
+
     /// Writes all of `buffer`, retrying short writes.
     func writeAll(_ buffer: UnsafeRawBufferPointer) throws(POSIXFailure) {
         guard var next = buffer.baseAddress else { return }

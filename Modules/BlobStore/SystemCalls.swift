@@ -16,6 +16,10 @@ func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) ->
     read(fd, buffer, count)
 }
 
+func systemPositionedRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int {
+    pread(fd, buffer, count, offset)
+}
+
 func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, buffer, count)
 }

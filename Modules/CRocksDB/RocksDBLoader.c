@@ -1,12 +1,17 @@
 // Loads librocksdb on first use instead of linking it (see include/CRocksDB.h), and defines the
 // C API functions the Swift code calls as forwarders to the loaded library's.
+// dladdr and Dl_info.
+#define _GNU_SOURCE
 #include "CRocksDB.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 // Debian 12's runtime package librocksdb7.8 (what `make deps` installs with librocksdb-dev, whose
 // headers these are); then the development symlink, which points at whatever librocksdb-dev has.
@@ -46,6 +51,8 @@ static const char *const library_names[] = {
     X(rocksdb_options_set_block_based_table_factory) \
     X(rocksdb_options_set_compression) \
     X(rocksdb_options_set_create_if_missing) \
+    X(rocksdb_options_set_env) \
+    X(rocksdb_options_set_info_log) \
     X(rocksdb_options_set_keep_log_file_num) \
     X(rocksdb_options_set_max_file_opening_threads) \
     X(rocksdb_options_set_max_log_file_size) \
@@ -160,6 +167,8 @@ void rocksdb_options_destroy(rocksdb_options_t* a0) { CALL(rocksdb_options_destr
 void rocksdb_options_set_block_based_table_factory(rocksdb_options_t* a0, rocksdb_block_based_table_options_t* a1) { CALL(rocksdb_options_set_block_based_table_factory)(a0, a1); }
 void rocksdb_options_set_compression(rocksdb_options_t* a0, int a1) { CALL(rocksdb_options_set_compression)(a0, a1); }
 void rocksdb_options_set_create_if_missing(rocksdb_options_t* a0, unsigned char a1) { CALL(rocksdb_options_set_create_if_missing)(a0, a1); }
+void rocksdb_options_set_env(rocksdb_options_t* a0, rocksdb_env_t* a1) { CALL(rocksdb_options_set_env)(a0, a1); }
+void rocksdb_options_set_info_log(rocksdb_options_t* a0, rocksdb_logger_t* a1) { CALL(rocksdb_options_set_info_log)(a0, a1); }
 void rocksdb_options_set_keep_log_file_num(rocksdb_options_t* a0, size_t a1) { CALL(rocksdb_options_set_keep_log_file_num)(a0, a1); }
 void rocksdb_options_set_max_file_opening_threads(rocksdb_options_t* a0, int a1) { CALL(rocksdb_options_set_max_file_opening_threads)(a0, a1); }
 void rocksdb_options_set_max_log_file_size(rocksdb_options_t* a0, size_t a1) { CALL(rocksdb_options_set_max_log_file_size)(a0, a1); }
@@ -182,3 +191,121 @@ void rocksdb_writebatch_put(rocksdb_writebatch_t* a0, const char* a1, size_t a2,
 rocksdb_writeoptions_t* rocksdb_writeoptions_create(void) { return CALL(rocksdb_writeoptions_create)(); }
 void rocksdb_writeoptions_destroy(rocksdb_writeoptions_t* a0) { CALL(rocksdb_writeoptions_destroy)(a0); }
 void rocksdb_writeoptions_set_sync(rocksdb_writeoptions_t* a0, unsigned char a1) { CALL(rocksdb_writeoptions_set_sync)(a0, a1); }
+
+// MARK: The encrypted environment (Modules/CRocksDBEncryption)
+
+// The shim is a shared library of this package, built beside the executables (swift build puts
+// every product in one folder); a program installed elsewhere finds it on the library path.
+static const char encryption_library_name[] = "libCRocksDBEncryption.so";
+
+#define ENCRYPTION_FUNCTIONS(X) \
+    X(cblrdbenc_env_create, cbl_rocksdb_encryption_env *, (const unsigned char *, size_t, char **)) \
+    X(cblrdbenc_env_rocksdb_env, rocksdb_env_t *, (cbl_rocksdb_encryption_env *)) \
+    X(cblrdbenc_env_rocksdb_logger, rocksdb_logger_t *, (cbl_rocksdb_encryption_env *)) \
+    X(cblrdbenc_env_destroy, void, (cbl_rocksdb_encryption_env *)) \
+    X(cblrdbenc_check_file, int, (const char *, const unsigned char *, size_t))
+
+static struct {
+#define FIELD(name, result, parameters) result (*name) parameters;
+    ENCRYPTION_FUNCTIONS(FIELD)
+#undef FIELD
+} encryption;
+static char encryption_error[1024];
+static int encryption_loaded;
+static pthread_once_t encryption_once = PTHREAD_ONCE_INIT;
+
+// Tries the folder of `object_path` (a path to a file); returns the handle or NULL.
+static void *open_beside(const char *object_path, char *tried, size_t tried_size) {
+    const char *slash = strrchr(object_path, '/');
+    if (slash == NULL) return NULL;
+    char candidate[PATH_MAX];
+    int length = snprintf(candidate, sizeof candidate, "%.*s/%s", (int)(slash - object_path), object_path,
+                          encryption_library_name);
+    if (length < 0 || (size_t)length >= sizeof candidate) return NULL;
+    size_t used = strlen(tried);
+    snprintf(tried + used, tried_size - used, "%s%s", used ? ", " : "", candidate);
+    return dlopen(candidate, RTLD_NOW | RTLD_LOCAL);
+}
+
+static void load_encryption(void) {
+    char *rocksdb_error = NULL;
+    if (!cbl_rocksdb_load(&rocksdb_error)) {
+        snprintf(encryption_error, sizeof encryption_error, "%s", rocksdb_error ? rocksdb_error : "cannot load RocksDB");
+        free(rocksdb_error);
+        return;
+    }
+    char tried[PATH_MAX * 2 + 64] = "";
+    void *library = NULL;
+    const char *dl_message = NULL;
+    // Beside the executable, then beside the object that holds this code (when it is a shared
+    // library), then on the library path.
+    char executable[PATH_MAX];
+    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
+    if (length > 0) {
+        executable[length] = '\0';
+        library = open_beside(executable, tried, sizeof tried);
+        if (library == NULL && dl_message == NULL) dl_message = dlerror();
+    }
+    Dl_info info;
+    if (library == NULL && dladdr((void *)&cbl_rocksdb_load_encryption, &info) != 0 && info.dli_fname != NULL
+        && (length <= 0 || strcmp(info.dli_fname, executable) != 0)) {
+        library = open_beside(info.dli_fname, tried, sizeof tried);
+        if (library == NULL && dl_message == NULL) dl_message = dlerror();
+    }
+    if (library == NULL) {
+        library = dlopen(encryption_library_name, RTLD_NOW | RTLD_LOCAL);
+        if (library == NULL && dl_message == NULL) dl_message = dlerror();
+    }
+    if (library == NULL) {
+        snprintf(encryption_error, sizeof encryption_error,
+                 "cannot load %s, which encrypted RocksDB databases need (build it with `swift build "
+                 "--product CRocksDBEncryption` and keep it beside the executable; tried %s and the "
+                 "library path): %s", encryption_library_name, tried, dl_message ? dl_message : "not found");
+        return;
+    }
+#define RESOLVE(name, result, parameters) \
+    encryption.name = (result (*) parameters)dlsym(library, #name); \
+    if (encryption.name == NULL) { \
+        snprintf(encryption_error, sizeof encryption_error, "%s has no function %s", encryption_library_name, #name); \
+        return; \
+    }
+    ENCRYPTION_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+    __atomic_store_n(&encryption_loaded, 1, __ATOMIC_RELEASE);
+}
+
+int cbl_rocksdb_load_encryption(char **error) {
+    pthread_once(&encryption_once, load_encryption);
+    if (__atomic_load_n(&encryption_loaded, __ATOMIC_ACQUIRE)) return 1;
+    if (error != NULL) *error = strdup(encryption_error);
+    return 0;
+}
+
+// As for RocksDB's functions: the Swift code loads the library before calling these.
+static void require_encryption(void) {
+    if (!__atomic_load_n(&encryption_loaded, __ATOMIC_ACQUIRE) && !cbl_rocksdb_load_encryption(NULL)) {
+        fprintf(stderr, "RocksDB encryption used before it was loaded: %s\n", encryption_error);
+        abort();
+    }
+}
+
+cbl_rocksdb_encryption_env *cbl_rocksdb_encryption_env_create(const unsigned char *key, size_t key_length, char **error) {
+    require_encryption();
+    return encryption.cblrdbenc_env_create(key, key_length, error);
+}
+rocksdb_env_t *cbl_rocksdb_encryption_env_rocksdb_env(cbl_rocksdb_encryption_env *env) {
+    require_encryption();
+    return encryption.cblrdbenc_env_rocksdb_env(env);
+}
+rocksdb_logger_t *cbl_rocksdb_encryption_env_logger(cbl_rocksdb_encryption_env *env) {
+    require_encryption();
+    return encryption.cblrdbenc_env_rocksdb_logger(env);
+}
+void cbl_rocksdb_encryption_env_destroy(cbl_rocksdb_encryption_env *env) {
+    require_encryption();
+    encryption.cblrdbenc_env_destroy(env);
+}
+int cbl_rocksdb_encryption_check_file(const char *path, const unsigned char *key, size_t key_length) {
+    require_encryption();
+    return encryption.cblrdbenc_check_file(path, key, key_length);
+}

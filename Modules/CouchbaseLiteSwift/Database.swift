@@ -69,9 +69,10 @@ public final class Database: Sendable {
         core = try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try FileManager.default.createDirectory(atPath: bundle.directory, withIntermediateDirectories: true)
             try Self.upgradeLegacyDatabase(in: bundle, config: configuration)
-            try Self.convertIfNeeded(bundle, to: engineName)
+            let encryptionKey = try configuration.encryptionKey?.aes256Key()
+            try Self.convertIfNeeded(bundle, to: engineName, encryptionKey: encryptionKey)
             return try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName,
-                                    encryptionKey: configuration.encryptionKey?.aes256Key())
+                                    encryptionKey: encryptionKey)
         }
         listenerQueue = DispatchQueue(label: "CouchbaseLite.\(name).listeners")
         // The file's full-text indexes are kept up to date by every open instance.

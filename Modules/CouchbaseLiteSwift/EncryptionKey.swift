@@ -14,7 +14,8 @@ import LiteSupport
 /// ```
 ///
 /// Keep the key (or password) out of the database's folder: anyone who has both can read it.
-/// Encryption is supported by the SQLite engine; a RocksDB database refuses a key for now.
+/// Both storage engines encrypt their files with it, and the blobs in `Attachments/` too
+/// (docs/security.md).
 public enum EncryptionKey: Sendable {
     /// A raw AES-256 key: exactly 32 bytes, from a cryptographically secure random source.
     case key(Data)

@@ -171,7 +171,8 @@ package enum EngineConverter {
     }
 
     static func blobStore(_ location: DatabaseLocation) -> BlobStore {
-        BlobStore(directory: URL(fileURLWithPath: location.bundle.attachmentsPath, isDirectory: true))
+        BlobStore(directory: URL(fileURLWithPath: location.bundle.attachmentsPath, isDirectory: true),
+                  encryptionKey: location.encryptionKey)
     }
 
     private static func transferBlobs(from source: DatabaseLocation, to destination: DatabaseLocation,

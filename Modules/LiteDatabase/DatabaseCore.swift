@@ -91,7 +91,8 @@ package final class DatabaseCore: Sendable {
     package init(bundle: DatabaseBundle, registry: StorageEngineRegistry, engineName: String?,
                  create: Bool = true, readOnly: Bool = false, encryptionKey: AES256Key? = nil) throws {
         self.bundle = bundle
-        blobStore = BlobStore(directory: URL(fileURLWithPath: bundle.attachmentsPath, isDirectory: true))
+        blobStore = BlobStore(directory: URL(fileURLWithPath: bundle.attachmentsPath, isDirectory: true),
+                              encryptionKey: encryptionKey)
         let bundlePath = bundle.path
         let requested: (any StorageEngine)?
         if let engineName {

@@ -36,11 +36,16 @@ package struct RocksDBEngine: StorageEngine {
     }
 
     /// Checks a folder looks like a RocksDB database without opening it.
-    private static func checkFolder(_ path: String) throws {
+    ///
+    /// - Returns: whether its files are encrypted (their content is then checked by RocksDB,
+    ///   once the key is known to be right).
+    @discardableResult
+    private static func checkFolder(_ path: String) throws -> Bool {
         let current = path + "/CURRENT"
         guard let data = FileManager.default.contents(atPath: current) else {
             throw StorageError(.notADatabaseFile, "\"\(path)\" is not a RocksDB database (no CURRENT file)")
         }
+        if data.starts(with: RocksDBEncryption.magic) { return true }
         let text = String(decoding: data, as: UTF8.self)
         guard text.hasPrefix("MANIFEST-"), text.hasSuffix("\n") else {
             throw StorageError(.corruptData, "RocksDB database \"\(path)\" is damaged: its CURRENT file does not "
@@ -52,11 +57,28 @@ package struct RocksDBEngine: StorageEngine {
             throw StorageError(.corruptData, "RocksDB database \"\(path)\" is damaged: its manifest "
                                + "\(text.dropLast()) is missing or empty; restore it from a backup")
         }
+        return false
+    }
+
+    /// Refuses a key for a plaintext folder, no key or a wrong one for an encrypted folder:
+    /// before RocksDB opens it, since RocksDB writes to a folder it opens.
+    private static func checkEncryption(folder path: String, isEncrypted: Bool, key: AES256Key?) throws {
+        switch (isEncrypted, key) {
+        case (false, nil):
+            return
+        case (true, nil):
+            throw StorageError(.notADatabaseFile, "RocksDB database \"\(path)\" is encrypted: open it with its "
+                               + "encryption key")
+        case (false, .some):
+            throw StorageError(.notADatabaseFile, "RocksDB database \"\(path)\" is not encrypted, but an "
+                               + "encryption key was given: open it without a key")
+        case (true, .some(let key)):
+            try RocksDBEncryption.checkKey(key, folder: path)
+        }
     }
 
     /// Opens or creates the folder; see `StorageEngine.open`.
     package func open(at path: String, options: DataFileOptions) throws -> any DataFile {
-        if options.encryptionKey != nil { throw StorageError(.unsupportedEncryption, "RocksDB database \"\(path)\": this build cannot encrypt the RocksDB engine's files yet; use the SQLite engine for an encrypted database") }
         return try openFile(at: path, options: options)
     }
 
@@ -85,13 +107,18 @@ package struct RocksDBEngine: StorageEngine {
             }
             creating = true
         } else {
-            try Self.checkFolder(path)
+            try Self.checkEncryption(folder: path, isEncrypted: try Self.checkFolder(path), key: options.encryptionKey)
         }
 
         let shared = SharedFile.retain(path: path)
         do {
             let handle = try shared.withEngineState { state -> RocksDBHandle in
                 if let handle = state as? RocksDBHandle {
+                    // Checked against the files above; this covers a folder created meanwhile.
+                    if handle.encryptionKey != options.encryptionKey {
+                        throw StorageError(.notADatabaseFile, "RocksDB database \"\(path)\" is already open in this "
+                                           + "process with another encryption key (or with none)")
+                    }
                     if handle.isReadOnly && !options.readOnly {
                         throw StorageError(.busy, "RocksDB database \"\(path)\" is already open read-only in "
                                            + "this process; close it before opening it for writing")
@@ -99,7 +126,8 @@ package struct RocksDBEngine: StorageEngine {
                     handle.users += 1
                     return handle
                 }
-                let handle = try Self.openHandle(path, create: creating, readOnly: options.readOnly)
+                let handle = try Self.openHandle(path, create: creating, readOnly: options.readOnly,
+                                                 encryptionKey: options.encryptionKey)
                 handle.users = 1
                 state = handle
                 return handle
@@ -140,8 +168,10 @@ package struct RocksDBEngine: StorageEngine {
     /// The memtable bloom filter's size as a fraction of the memtable's (RocksDB's option).
     static let memtableBloomRatio = 0.01
 
-    private static func openHandle(_ path: String, create: Bool, readOnly: Bool) throws -> RocksDBHandle {
+    private static func openHandle(_ path: String, create: Bool, readOnly: Bool,
+                                   encryptionKey: AES256Key?) throws -> RocksDBHandle {
         try loadLibrary()
+        let encryption = try encryptionKey.map { try RocksDBEncryption(key: $0, path: path) }
         guard let options = rocksdb_options_create(),
               let tableOptions = rocksdb_block_based_options_create() else {
             throw StorageError(.unexpectedError, "RocksDB database \"\(path)\": cannot allocate options")
@@ -164,6 +194,7 @@ package struct RocksDBEngine: StorageEngine {
         // even for a new database with none: the default 16 made every open start and join 15
         // threads. Couchbase Lite databases have few table files.
         rocksdb_options_set_max_file_opening_threads(options, 2)
+        encryption?.configure(options)
         var error: UnsafeMutablePointer<CChar>?
         let db = readOnly ? rocksdb_open_for_read_only(options, path, 0, &error) : rocksdb_open(options, path, &error)
         do {
@@ -178,7 +209,8 @@ package struct RocksDBEngine: StorageEngine {
             rocksdb_block_based_options_destroy(tableOptions)
             throw StorageError(.unexpectedError, "RocksDB database \"\(path)\": open returned no handle")
         }
-        return RocksDBHandle(db: db, path: path, readOnly: readOnly, options: options, tableOptions: tableOptions)
+        return RocksDBHandle(db: db, path: path, readOnly: readOnly, options: options, tableOptions: tableOptions,
+                             encryption: encryption, encryptionKey: encryptionKey)
     }
 
     /// Loads librocksdb if this is the process's first RocksDB database: it is not linked, so

@@ -15,14 +15,21 @@ final class RocksDBHandle: @unchecked Sendable {
     private let tableOptions: OpaquePointer
     let readOptions: OpaquePointer
     let syncWriteOptions: OpaquePointer
+    /// The key the files are encrypted with, and the environment that does it (which must
+    /// outlive the database); nil for a plaintext database.
+    let encryptionKey: AES256Key?
+    private let encryption: RocksDBEncryption?
     // Invariant: changed only with the owning SharedFile's engine-state lock held.
     var users = 0
     // Open iterators and snapshots pin the handle: RocksDB must outlive them, so a close
     // requested while some are open happens when the last one is released.
     private let pinning = Locked((pins: 0, closeRequested: false))
 
-    init(db: OpaquePointer, path: String, readOnly: Bool, options: OpaquePointer, tableOptions: OpaquePointer) {
+    init(db: OpaquePointer, path: String, readOnly: Bool, options: OpaquePointer, tableOptions: OpaquePointer,
+         encryption: RocksDBEncryption?, encryptionKey: AES256Key?) {
         self.db = db
+        self.encryption = encryption
+        self.encryptionKey = encryptionKey
         self.path = path
         isReadOnly = readOnly
         self.options = options
@@ -68,6 +75,7 @@ final class RocksDBHandle: @unchecked Sendable {
         rocksdb_writeoptions_destroy(syncWriteOptions)
         rocksdb_options_destroy(options)
         rocksdb_block_based_options_destroy(tableOptions)
+        // `encryption` goes with the handle, after the database that used it.
     }
 
     /// Turns a RocksDB error string into a `StorageError` and frees it.
