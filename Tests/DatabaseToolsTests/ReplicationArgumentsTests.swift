@@ -24,6 +24,7 @@ import TestSupport
             arguments.password = password
             arguments.pinnedCert = pinned
             arguments.continuous = continuous
+            arguments.encryption = EncryptionKeyOptions(keyFile: pinned.map { $0 + ".key" })
             let parsed = try? ReplicationArguments.parse(arguments.commandLine)
             #expect(parsed?.database == database)
             #expect(parsed?.target == target)
@@ -31,6 +32,7 @@ import TestSupport
             #expect(parsed?.password == password)
             #expect(parsed?.pinnedCert == pinned)
             #expect(parsed?.continuous == continuous)
+            #expect(parsed?.encryption.arguments == arguments.encryption.arguments)
         }
     }
 
@@ -52,6 +54,7 @@ import TestSupport
             arguments.tlsKey = certificate.map { $0 + ".key" }
             arguments.tls = flag
             arguments.readonly = !flag
+            arguments.encryption = EncryptionKeyOptions(keyFile: nil, passwordFile: certificate.map { $0 + ".pw" })
             let parsed = try? ServeArguments.parse(arguments.commandLine)
             #expect(parsed?.database == database)
             #expect(parsed?.port == UInt16(port))

@@ -15,7 +15,15 @@ package struct EncryptionKeyOptions: ParsableArguments {
             help: "A file whose first line is the database's password (the key is derived as Couchbase Lite derives it).")
     var passwordFile: String?
 
+    /// What the parser starts from (it fills the options in).
     package init() {}
+
+    /// Options naming these files (nil: none), for a command made in code rather than parsed
+    /// (a parsed one's options are unset until parsing sets them).
+    package init(keyFile: String?, passwordFile: String? = nil) {
+        self.keyFile = keyFile
+        self.passwordFile = passwordFile
+    }
 
     /// The options as command-line arguments, to hand on to another command (`--name=value`, so
     /// that a path starting with `-` stays a value).
