@@ -41,11 +41,6 @@ final class RocksDBEncryption: @unchecked Sendable {
         rocksdb_options_set_info_log(options, cbl_rocksdb_encryption_env_logger(env))
     }
 
-    /// Whether the file at `path` starts as the encrypted environment's files do.
-    static func isEncrypted(fileAt path: String) -> Bool {
-        ReadOnlyFile(path: path)?.read(upToCount: magic.count) == magic
-    }
-
     /// Refuses `key` unless it is the key the folder's files were written with; reads the
     /// `CURRENT` file's prefix only, so a wrong key changes nothing on disk.
     static func checkKey(_ key: AES256Key, folder path: String) throws {

@@ -7,6 +7,9 @@ import LiteSupport
 /// The RocksDB storage engine: the same records as the SQLite engine, kept in a RocksDB folder
 /// (`db.rocksdb/`) with the layout described in ``RocksDBLayout``.
 ///
+/// With `DataFileOptions.encryptionKey`, every file RocksDB writes is encrypted
+/// (``RocksDBEncryption``); the key is checked against the folder before RocksDB opens it.
+///
 /// ```swift
 /// let file = try RocksDBEngine().open(at: bundle + "/db.rocksdb", options: .init(create: true))
 /// ```
