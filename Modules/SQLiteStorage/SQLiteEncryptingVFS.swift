@@ -169,7 +169,18 @@ enum SQLiteEncryptingVFS {
             return real.pointee.pMethods?.pointee.xCheckReservedLock?(real, result) ?? SQLITE_IOERR_CHECKRESERVEDLOCK
         }
         methods.xFileControl = { file, operation, argument in
-            guard let real = context(file)?.real else { return SQLITE_NOTFOUND }
+            guard let encrypted = context(file) else { return SQLITE_NOTFOUND }
+            let real = encrypted.real
+            if operation == SQLITE_FCNTL_SIZE_HINT, encrypted.kind == .database,
+               let size = argument?.load(as: Int64.self) {
+                // Before a checkpoint copies pages in, the file is grown to its final size, as the
+                // default VFS does for a plaintext file (whose memory map it extends): a crash
+                // halfway then leaves a file as long as its header says, the WAL holding the rest.
+                var current: Int64 = 0
+                if real.pointee.pMethods?.pointee.xFileSize?(real, &current) == SQLITE_OK, current < size {
+                    _ = real.pointee.pMethods?.pointee.xTruncate?(real, size)
+                }
+            }
             return real.pointee.pMethods?.pointee.xFileControl?(real, operation, argument) ?? SQLITE_NOTFOUND
         }
         methods.xSectorSize = { file in

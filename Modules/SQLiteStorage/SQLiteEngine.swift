@@ -81,26 +81,41 @@ package struct SQLiteEngine: StorageEngine {
     }
 
     /// The file's header, after checking that it is encrypted exactly when a key is given and
-    /// that the key decrypts it.
+    /// that the key decrypts it. Without a key this reads what it always did; only a file that
+    /// is not plaintext SQLite is looked at again, to say why.
     private static func header(ofFileAt path: String, encryption: SQLiteEncryption?) throws -> SQLiteFileHeader {
-        let size = fileSize(atPath: path) ?? 0
-        switch (SQLiteEncryption.kind(ofFileAt: path), encryption) {
-        case (.encrypted, nil):
-            throw StorageError(.notADatabaseFile, "SQLite database \"\(path)\" is encrypted; open it with its "
-                               + "encryption key")
-        case (.encrypted, let encryption?):
-            return try encryption.header(ofFileAt: path)
-        case (.plaintext, _?):
-            throw StorageError(.notADatabaseFile, "SQLite database \"\(path)\" is not encrypted, but an encryption key "
-                               + "was given; open it without a key (changing its key can encrypt it)")
-        case (.unknown, _) where size >= 512 && size % 512 == 0:
+        guard let encryption else {
+            do {
+                return try SQLiteFileHeader(path: path)
+            } catch let error as StorageError where error.code == .notADatabaseFile {
+                throw refusal(ofFileAt: path, kind: SQLiteEncryption.kind(ofFileAt: path), hasKey: false) ?? error
+            }
+        }
+        let kind = SQLiteEncryption.kind(ofFileAt: path)
+        if kind == .encrypted { return try encryption.header(ofFileAt: path) }
+        if let refusal = refusal(ofFileAt: path, kind: kind, hasKey: true) { throw refusal }
+        return try SQLiteFileHeader(path: path)
+    }
+
+    /// Why a file cannot be opened with (or without) a key, when its first bytes tell.
+    private static func refusal(ofFileAt path: String, kind: SQLiteEncryption.FileKind?, hasKey: Bool) -> StorageError? {
+        switch kind {
+        case .encrypted where !hasKey:
+            return StorageError(.notADatabaseFile, "SQLite database \"\(path)\" is encrypted; open it with its "
+                                + "encryption key")
+        case .plaintext where hasKey:
+            return StorageError(.notADatabaseFile, "SQLite database \"\(path)\" is not encrypted, but an encryption "
+                                + "key was given; open it without a key")
+        case .unknown:
             // Page-structured but not SQLite's header: what an encrypting codec leaves.
-            throw StorageError(.notADatabaseFile, "\"\(path)\" is not a SQLite database this build can read: it does "
-                               + "not start with \"SQLite format 3\" and is not encrypted the way this build encrypts. "
-                               + "It may be encrypted with a key or codec this build cannot read (a Couchbase Lite "
-                               + "Enterprise Edition database is encrypted with SQLite's SEE codec)")
+            let size = fileSize(atPath: path) ?? 0
+            guard size >= 512, size % 512 == 0 else { return nil }
+            return StorageError(.notADatabaseFile, "\"\(path)\" is not a SQLite database this build can read: it does "
+                                + "not start with \"SQLite format 3\" and is not encrypted the way this build encrypts. "
+                                + "It may be encrypted with a key or codec this build cannot read (a Couchbase Lite "
+                                + "Enterprise Edition database is encrypted with SQLite's SEE codec)")
         default:
-            return try SQLiteFileHeader(path: path)
+            return nil
         }
     }
 
