@@ -111,7 +111,7 @@ let package = Package(
         .target(name: "CouchbaseLiteSwift",
                 dependencies: ["LiteSupport", "LiteDatabase", "LiteQuery", "LiteText", "Fleece", "LiteStorage", "SQLiteStorage",
                                "RocksDBStorage", "BlobStore", "Upgrader", "DatabaseConversion", "BLIP", "BLIPWebSocket", "LiteReplicator",
-                               logging, cryptoExtras],
+                               logging],
                 path: "Modules/CouchbaseLiteSwift"),
 
         // MARK: Tools

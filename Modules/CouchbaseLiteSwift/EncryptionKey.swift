@@ -1,5 +1,5 @@
-import CryptoExtras
 import Foundation
+import LiteDatabase
 import LiteSupport
 
 /// The key a database is encrypted with at rest (``DatabaseConfiguration/encryptionKey``): a
@@ -22,11 +22,6 @@ public enum EncryptionKey: Sendable {
     /// A password; the key is derived from its UTF-8 bytes.
     case password(String)
 
-    /// The salt Couchbase Lite 2.x derives keys from passwords with.
-    static let passwordSalt = Array("Salty McNaCl".utf8)
-    /// Couchbase Lite 2.x's PBKDF2 rounds.
-    static let passwordRounds = 64_000
-
     /// The 32-byte key.
     ///
     /// - Throws: `.invalidParameter` for a raw key that is not 32 bytes; `.crypto` when the
@@ -41,20 +36,9 @@ public enum EncryptionKey: Sendable {
             }
             return key
         case .password(let password):
-            do {
-                // 64,000 rounds is below what the library accepts unchecked (210,000): it is
-                // Couchbase Lite's count, needed for the same password to give the same key.
-                let derived = try KDF.Insecure.PBKDF2.deriveKey(
-                    from: Array(password.utf8), salt: Self.passwordSalt, using: .sha256,
-                    outputByteCount: AES256Key.byteCount, unsafeUncheckedRounds: Self.passwordRounds)
-                guard let key = derived.withUnsafeBytes({ AES256Key(bytes: Array($0)) }) else {
-                    throw CouchbaseLiteError(.crypto, "deriving an encryption key from a password gave a key of the wrong size")
-                }
-                return key
-            } catch let error as CouchbaseLiteError {
-                throw error
-            } catch {
-                throw CouchbaseLiteError(.crypto, "cannot derive an encryption key from the password", underlying: error)
+            // Derived below the API, where the tools' --encryption-password-file derives it too.
+            return try CouchbaseLiteError.wrapping("deriving an encryption key from a password") {
+                try AES256Key(password: password)
             }
         }
     }

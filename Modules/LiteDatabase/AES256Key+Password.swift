@@ -1,3 +1,4 @@
+import Crypto
 import CryptoExtras
 import LiteSupport
 
@@ -14,20 +15,19 @@ extension AES256Key {
     ///
     /// - Throws: `DatabaseError` `.crypto` when the derivation fails.
     package init(password: String) throws {
+        let derived: SymmetricKey
         do {
             // 64,000 rounds is below what the library accepts checked (210,000): it is Couchbase
             // Lite's count, needed for the same password to give the same key.
-            let derived = try KDF.Insecure.PBKDF2.deriveKey(
+            derived = try KDF.Insecure.PBKDF2.deriveKey(
                 from: Array(password.utf8), salt: Self.passwordSalt, using: .sha256,
                 outputByteCount: Self.byteCount, unsafeUncheckedRounds: Self.passwordRounds)
-            guard let key = derived.withUnsafeBytes({ AES256Key(bytes: Array($0)) }) else {
-                throw DatabaseError(.crypto, "deriving an encryption key from a password gave a key of the wrong size")
-            }
-            self = key
-        } catch let error as DatabaseError {
-            throw error
         } catch {
             throw DatabaseError(.crypto, "cannot derive an encryption key from the password", underlying: error)
         }
+        guard let key = derived.withUnsafeBytes({ AES256Key(bytes: Array($0)) }) else {
+            throw DatabaseError(.crypto, "deriving an encryption key from a password gave a key of the wrong size")
+        }
+        self = key
     }
 }

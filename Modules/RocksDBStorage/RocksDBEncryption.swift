@@ -9,18 +9,15 @@ import LiteSupport
 /// engine"), and the check of a folder's key made before RocksDB is let near the folder.
 ///
 /// The environment lives in `libCRocksDBEncryption.so` (Modules/CRocksDBEncryption), which is
-/// loaded, with OpenSSL's libcrypto, only when a database is opened with a key.
-final class RocksDBEncryption: @unchecked Sendable {
-    // Unchecked: the C object is made once and only read (by RocksDB, which is thread-safe)
-    // until `deinit`, which runs after the database using it is closed.
-    private let env: OpaquePointer
-
+/// loaded, with OpenSSL's libcrypto, only when a database is opened with a key. The
+/// ``RocksDBHandle`` owns the environment it makes, and destroys it after closing the database.
+enum RocksDBEncryption {
     /// The first bytes of every file the encrypted environment writes.
     static let magic = Array("CBLRDBEN".utf8)
 
-    /// Makes the environment for `key`.
-    init(key: AES256Key, path: String) throws {
-        try Self.loadLibrary()
+    /// Makes the environment for `key`; ``destroyEnvironment(_:)`` frees it.
+    static func makeEnvironment(key: AES256Key, path: String) throws -> OpaquePointer {
+        try loadLibrary()
         var message: UnsafeMutablePointer<CChar>?
         guard let env = key.bytes.withUnsafeBufferPointer({
             cbl_rocksdb_encryption_env_create($0.baseAddress, $0.count, &message)
@@ -29,14 +26,17 @@ final class RocksDBEncryption: @unchecked Sendable {
             throw StorageError(.crypto, "RocksDB database \"\(path)\": cannot set up encryption: "
                                + (message.map { String(cString: $0) } ?? "unknown failure"))
         }
-        self.env = env
+        return env
     }
 
-    deinit { cbl_rocksdb_encryption_env_destroy(env) }
+    /// Frees an environment, once no database uses it.
+    static func destroyEnvironment(_ env: OpaquePointer) {
+        cbl_rocksdb_encryption_env_destroy(env)
+    }
 
     /// Makes RocksDB write and read every file through the environment, and drops its
     /// diagnostic log (written outside the environment, in plaintext).
-    func configure(_ options: OpaquePointer) {
+    static func configure(_ options: OpaquePointer, environment env: OpaquePointer) {
         rocksdb_options_set_env(options, cbl_rocksdb_encryption_env_rocksdb_env(env))
         rocksdb_options_set_info_log(options, cbl_rocksdb_encryption_env_logger(env))
     }

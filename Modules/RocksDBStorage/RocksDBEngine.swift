@@ -174,7 +174,10 @@ package struct RocksDBEngine: StorageEngine {
     private static func openHandle(_ path: String, create: Bool, readOnly: Bool,
                                    encryptionKey: AES256Key?) throws -> RocksDBHandle {
         try loadLibrary()
-        let encryption = try encryptionKey.map { try RocksDBEncryption(key: $0, path: path) }
+        let environment = try encryptionKey.map { try RocksDBEncryption.makeEnvironment(key: $0, path: path) }
+        var opened = false
+        // Until the handle owns it.
+        defer { if !opened, let environment { RocksDBEncryption.destroyEnvironment(environment) } }
         guard let options = rocksdb_options_create(),
               let tableOptions = rocksdb_block_based_options_create() else {
             throw StorageError(.unexpectedError, "RocksDB database \"\(path)\": cannot allocate options")
@@ -197,7 +200,7 @@ package struct RocksDBEngine: StorageEngine {
         // even for a new database with none: the default 16 made every open start and join 15
         // threads. Couchbase Lite databases have few table files.
         rocksdb_options_set_max_file_opening_threads(options, 2)
-        encryption?.configure(options)
+        if let environment { RocksDBEncryption.configure(options, environment: environment) }
         var error: UnsafeMutablePointer<CChar>?
         let db = readOnly ? rocksdb_open_for_read_only(options, path, 0, &error) : rocksdb_open(options, path, &error)
         do {
@@ -212,8 +215,9 @@ package struct RocksDBEngine: StorageEngine {
             rocksdb_block_based_options_destroy(tableOptions)
             throw StorageError(.unexpectedError, "RocksDB database \"\(path)\": open returned no handle")
         }
+        opened = true
         return RocksDBHandle(db: db, path: path, readOnly: readOnly, options: options, tableOptions: tableOptions,
-                             encryption: encryption, encryptionKey: encryptionKey)
+                             encryptionEnvironment: environment, encryptionKey: encryptionKey)
     }
 
     /// Loads librocksdb if this is the process's first RocksDB database: it is not linked, so

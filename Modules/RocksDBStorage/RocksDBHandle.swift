@@ -6,7 +6,8 @@ import LiteSupport
 /// One open RocksDB database, shared by every `RocksDBDataFile` on the same folder in this
 /// process (RocksDB's LOCK file allows one opener per process, and one handle is thread-safe).
 final class RocksDBHandle: @unchecked Sendable {
-    // Unchecked: the C handles are RocksDB's thread-safe database and options objects, made once;
+    // Unchecked: the C handles are RocksDB's thread-safe database, options and (for an
+    // encrypted database) environment objects, made once;
     // `users` changes only under the shared file's engine-state lock; the pins are in `pinning`.
     let db: OpaquePointer
     let path: String
@@ -16,9 +17,9 @@ final class RocksDBHandle: @unchecked Sendable {
     let readOptions: OpaquePointer
     let syncWriteOptions: OpaquePointer
     /// The key the files are encrypted with, and the environment that does it (which must
-    /// outlive the database); nil for a plaintext database.
+    /// outlive the database: destroyed after it); nil for a plaintext database.
     let encryptionKey: AES256Key?
-    private let encryption: RocksDBEncryption?
+    private let encryptionEnvironment: OpaquePointer?
     // Invariant: changed only with the owning SharedFile's engine-state lock held.
     var users = 0
     // Open iterators and snapshots pin the handle: RocksDB must outlive them, so a close
@@ -26,9 +27,9 @@ final class RocksDBHandle: @unchecked Sendable {
     private let pinning = Locked((pins: 0, closeRequested: false))
 
     init(db: OpaquePointer, path: String, readOnly: Bool, options: OpaquePointer, tableOptions: OpaquePointer,
-         encryption: RocksDBEncryption?, encryptionKey: AES256Key?) {
+         encryptionEnvironment: OpaquePointer?, encryptionKey: AES256Key?) {
         self.db = db
-        self.encryption = encryption
+        self.encryptionEnvironment = encryptionEnvironment
         self.encryptionKey = encryptionKey
         self.path = path
         isReadOnly = readOnly
@@ -75,7 +76,8 @@ final class RocksDBHandle: @unchecked Sendable {
         rocksdb_writeoptions_destroy(syncWriteOptions)
         rocksdb_options_destroy(options)
         rocksdb_block_based_options_destroy(tableOptions)
-        // `encryption` goes with the handle, after the database that used it.
+        // The environment goes after the database that used it.
+        if let encryptionEnvironment { RocksDBEncryption.destroyEnvironment(encryptionEnvironment) }
     }
 
     /// Turns a RocksDB error string into a `StorageError` and frees it.
