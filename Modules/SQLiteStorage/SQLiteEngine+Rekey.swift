@@ -32,6 +32,11 @@ extension SQLiteEngine {
         do {
             var target = "file:" + copy.percentEncodingPath()
             if let newKey {
+                // The VFS is registered on first use, and a plaintext source did not use it.
+                guard SQLiteEncryptingVFS.isRegistered else {
+                    throw StorageError(.unsupportedEncryption, "SQLite database \"\(path)\": cannot register the "
+                                       + "encrypting VFS, so the database cannot be encrypted")
+                }
                 // VACUUM INTO gives the copy the reserved bytes the source asks for: room for
                 // the nonce and tag (SQLite records the request even though the source's own
                 // pages are fixed, and reports that as SQLITE_READONLY).
