@@ -51,8 +51,7 @@ extension BlobStore {
                     if try FileSystem.removeFile(path) { summary.removedTemporaryFiles += 1 }
                     continue
                 }
-                // allowed: a name that is not a blob name is kept, never deleted
-                guard let key = try? BlobKey(fileName: name), !keep.contains(key) else { continue }
+                guard let key = try? BlobKey(fileName: name), !keep.contains(key) else { continue }  // allowed: a name that is not a blob name is kept, never deleted
                 if let modifiedBefore {
                     guard let modified = try FileSystem.modificationDate(path),
                           modified < modifiedBefore else { continue }
@@ -138,8 +137,7 @@ extension BlobStore {
         // 1.x names files in uppercase hex; the earliest releases used lowercase.
         for name in [key.legacyFileName, key.hexDigest.lowercased() + BlobKey.fileExtension] {
             let url = legacyDirectory.appendingPathComponent(name, isDirectory: false)
-            // allowed: a name that cannot be read is tried no further; none found is reported below
-            if (try? FileSystem.size(url.path)) != nil {
+            if (try? FileSystem.size(url.path)) != nil {  // allowed: a name that cannot be read is tried no further; none found is reported below
                 try importLegacyAttachment(at: url)
                 return
             }

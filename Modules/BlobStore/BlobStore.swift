@@ -58,8 +58,7 @@ package final class BlobStore: Sendable {
 
     /// Whether the blob's file is in the store (its content is not checked).
     package func contains(_ key: BlobKey) -> Bool {
-        // allowed: an unreadable file counts as absent; writing or importing it again then reports why
-        (try? FileSystem.size(path(for: key))) != nil
+        (try? FileSystem.size(path(for: key))) != nil  // allowed: an unreadable file counts as absent; writing or importing it again then reports why
     }
 
     /// The length in bytes of the blob's content (in an encrypted store, less than its file's).

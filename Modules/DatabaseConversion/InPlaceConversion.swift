@@ -165,8 +165,7 @@ package enum InPlaceConversion {
         let marker = markerPath(bundlePath)
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: marker) else { return }
-        // allowed: an unreadable marker reads as empty, which is reported as damaged just below
-        let names = (try? String(contentsOfFile: marker, encoding: .utf8))?
+        let names = (try? String(contentsOfFile: marker, encoding: .utf8))?  // allowed: an unreadable marker reads as empty, which is reported as damaged just below
             .split(separator: "\n").map(String.init) ?? []
         guard names.count == 2, let source = registry.engine(named: names[0]),
               let target = registry.engine(named: names[1]) else {

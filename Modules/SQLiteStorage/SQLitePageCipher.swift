@@ -39,7 +39,7 @@ struct SQLitePageCipher: Sendable {
         guard start >= 0, start <= end, let base = unit.baseAddress else { return false }
         let associated = associatedData(domain: domain, position: position, clear: UnsafeRawBufferPointer(rebasing: unit[0..<start]))
         let plaintext = UnsafeRawBufferPointer(start: base + start, count: end - start)
-        guard let box = try? AES.GCM.seal(plaintext, using: key, nonce: AES.GCM.Nonce(), authenticating: associated) else {
+        guard let box = try? AES.GCM.seal(plaintext, using: key, nonce: AES.GCM.Nonce(), authenticating: associated) else {  // allowed: a failed seal returns false, which the VFS reports as an I/O error
             return false
         }
         let ciphertext = box.ciphertext
@@ -59,11 +59,11 @@ struct SQLitePageCipher: Sendable {
         let end = unit.count - Self.reserveSize
         guard start >= 0, start <= end, let base = unit.baseAddress else { return false }
         let associated = associatedData(domain: domain, position: position, clear: UnsafeRawBufferPointer(rebasing: unit[0..<start]))
-        guard let nonce = try? AES.GCM.Nonce(data: UnsafeRawBufferPointer(start: base + end, count: Self.nonceSize)),
-              let box = try? AES.GCM.SealedBox(
+        guard let nonce = try? AES.GCM.Nonce(data: UnsafeRawBufferPointer(start: base + end, count: Self.nonceSize)),  // allowed: any failure here is "does not authenticate", reported by the caller
+              let box = try? AES.GCM.SealedBox(  // allowed: as above
                 nonce: nonce, ciphertext: UnsafeRawBufferPointer(start: base + start, count: end - start),
                 tag: UnsafeRawBufferPointer(start: base + end + Self.nonceSize, count: Self.tagSize)),
-              let plaintext = try? AES.GCM.open(box, using: key, authenticating: associated),
+              let plaintext = try? AES.GCM.open(box, using: key, authenticating: associated),  // allowed: as above
               plaintext.count == end - start else { return false }
         plaintext.copyBytes(to: UnsafeMutableRawBufferPointer(start: base + start, count: end - start))
         UnsafeMutableRawBufferPointer(start: base + end, count: Self.reserveSize).initializeMemory(as: UInt8.self, repeating: 0)

@@ -67,8 +67,7 @@ extension LegacyUpgrader {
                 missing.append(.init(documentID: document.id, name: attachment.name,
                                      digest: attachment.digest, reason: reason))
             }
-            // allowed: a digest that is not sha1-<base64> is reported as a skipped attachment just below
-            guard let sha1 = attachment.sha1, let key = try? BlobKey(digest: sha1), let file = attachment.fileURL else {
+            guard let sha1 = attachment.sha1, let key = try? BlobKey(digest: sha1), let file = attachment.fileURL else {  // allowed: a digest that is not sha1-<base64> is reported as a skipped attachment just below
                 skip("its digest \(attachment.digest ?? "(none)") is not sha1-<base64>, so its file cannot be found")
                 continue
             }
