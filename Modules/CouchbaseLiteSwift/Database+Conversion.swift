@@ -9,7 +9,7 @@ extension Database {
     static func convertIfNeeded(_ bundle: DatabaseBundle, to engineName: String?, encryptionKey: AES256Key?) throws {
         guard bundle.exists else { return }
         do {
-            try InPlaceConversion.recover(bundlePath: bundle.path, registry: engines)
+            try BundleRecovery.recover(bundlePath: bundle.path, registry: engines)
             guard let engineName, let target = engines.engine(named: engineName),
                   let current = engines.engine(ofBundle: bundle.path), current.name != target.name else { return }
             log.log(.info, .database, "Converting database \"\(bundle.name)\" from \(current.name) to \(target.name)")

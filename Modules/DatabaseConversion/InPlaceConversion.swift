@@ -14,10 +14,10 @@ import LiteSupport
 /// 4. rename it to its real name — the commit point;
 /// 5. delete the original engine's file, then the marker.
 ///
-/// ``recover(bundlePath:registry:)`` finishes or undoes an interrupted conversion: with the
+/// ``recoverHoldingLock(bundlePath:registry:)`` finishes or undoes an interrupted conversion: with the
 /// marker and the `.converting` file present it deletes the copy (the original is intact);
 /// with the marker and the renamed copy present it deletes the original's remains. Every open
-/// through the tools and through `Database.init` runs it first.
+/// through the tools and through `Database.init` runs it first (through ``BundleRecovery``).
 ///
 /// ```swift
 /// try InPlaceConversion.convert(bundlePath: bundle.path, to: RocksDBEngine(), registry: registry)
@@ -55,51 +55,18 @@ package enum InPlaceConversion {
     ///   when it is open in this process, `.verificationFailed` (after which the copy is removed and the original kept).
     package static func convert(bundlePath: String, to target: any StorageEngine, registry: StorageEngineRegistry,
                                 encryptionKey: AES256Key? = nil, fault: (Step) throws -> Void = { _ in }) throws {
-        guard FileManager.default.fileExists(atPath: bundlePath) else {
-            throw DatabaseToolsError(.notFound, "no database to convert at \(bundlePath)")
-        }
-        // Exclusive for the whole conversion: no open database (in any process) can be under it,
-        // and opens wait until it is done.
-        let lock = try DatabaseToolsError.wrapping(.ioFailure, "cannot lock \(bundlePath)") {
-            try BundleLock.exclusive(bundlePath: bundlePath, wait: false)
-        }
-        guard let lock else {
-            throw DatabaseToolsError(.busy, "cannot convert \(bundlePath) to \(target.name): the database is open "
-                                     + "(in this or another process); close it first")
-        }
-        defer { lock.release() }
-        try recoverHoldingLock(bundlePath: bundlePath, registry: registry)
-        guard let source = registry.engine(ofBundle: bundlePath) else {
-            throw DatabaseToolsError(.notFound, "no database to convert at \(bundlePath)")
-        }
-        guard source.name != target.name else { return }
-        guard !SharedFile.isOpen(path: source.dataFilePath(inBundle: bundlePath)) else {
-            throw DatabaseToolsError(.busy, "cannot convert \(bundlePath) to \(target.name): the database is open; "
-                                     + "close it first")
-        }
-        let building = target.dataFilePath(inBundle: bundlePath) + buildingSuffix
-        do {
+        try BundleReplacement.run(bundlePath: bundlePath, registry: registry, action: "convert it to \(target.name)",
+                                  step: Step.self,
+                                  cleanUp: { try recoverHoldingLock(bundlePath: bundlePath, registry: registry) }) { source in
+            guard source.name != target.name else { return }
+            let building = target.dataFilePath(inBundle: bundlePath) + buildingSuffix
             try run(bundlePath: bundlePath, source: source, target: target, building: building,
                     encryptionKey: encryptionKey, fault: fault)
-        } catch where !(error is InjectedFault) {
-            do {
-                try recoverHoldingLock(bundlePath: bundlePath, registry: registry)
-            } catch let cleanup {
-                // The original is intact (the failure came before the commit point or the
-                // recovery would have finished it); say what is left behind.
-                DatabaseLog.error("cannot clean up the failed conversion of \(bundlePath): \(cleanup)")
-            }
-            throw error
         }
     }
 
     /// An error a fault hook throws to simulate a crash; conversion leaves everything as is.
-    package struct InjectedFault: Error, Sendable {
-        /// The step at which the simulated crash happened.
-        package let step: Step
-        /// Makes a fault.
-        package init(step: Step) { self.step = step }
-    }
+    package typealias InjectedFault = BundleReplacement.InjectedFault<Step>
 
     private static func run(bundlePath: String, source: any StorageEngine, target: any StorageEngine,
                             building: String, encryptionKey: AES256Key?, fault: (Step) throws -> Void) throws {
@@ -116,19 +83,8 @@ package enum InPlaceConversion {
         let copy = try DatabaseToolsError.wrapping(.ioFailure, "cannot create \(building)") {
             try target.open(at: building, options: DataFileOptions(create: true, encryptionKey: encryptionKey))
         }
-        do {
-            var first = true
-            try StorageCopier.copy(from: sourceFile, to: copy) { _ in
-                if first {
-                    first = false
-                    try fault(.copying)
-                }
-            }
-            try copy.close()
-        } catch {
-            try? copy.close()   // allowed: the copy is abandoned; the error being thrown is the one to report
-            // A simulated crash inside the copier comes back wrapped; the test wants it as thrown.
-            throw ((error as? DatabaseToolsError)?.underlying as? InjectedFault) ?? error
+        try BundleReplacement.copyRecords(from: sourceFile, into: copy, verify: false, step: Step.self) {
+            try fault(.copying)
         }
         try fault(.built)
         // Blobs stay where they are (the same Attachments/), so only the records are compared.
@@ -145,23 +101,12 @@ package enum InPlaceConversion {
         try fault(.renamed)
         try finishCommitted(bundlePath: bundlePath, source: source)
         try fault(.originalDeleted)
-        try removeMarker(bundlePath)
+        try BundleReplacement.removeIfPresent(markerPath(bundlePath))
     }
 
-    /// Finishes or undoes a conversion a crash interrupted; does nothing when none was.
-    ///
-    /// A conversion still running (in another process or thread) is not interrupted: this
-    /// waits for its exclusive lock, after which the marker is gone or really is a leftover.
-    package static func recover(bundlePath: String, registry: StorageEngineRegistry) throws {
-        guard FileManager.default.fileExists(atPath: markerPath(bundlePath)) else { return }
-        let lock = try DatabaseToolsError.wrapping(.ioFailure, "cannot lock \(bundlePath)") {
-            try BundleLock.exclusive(bundlePath: bundlePath, wait: true)
-        }
-        defer { lock?.release() }
-        try recoverHoldingLock(bundlePath: bundlePath, registry: registry)
-    }
-
-    private static func recoverHoldingLock(bundlePath: String, registry: StorageEngineRegistry) throws {
+    /// Finishes or undoes a conversion a crash interrupted; does nothing when none was. The
+    /// caller holds the bundle's exclusive lock (``BundleRecovery`` takes it).
+    package static func recoverHoldingLock(bundlePath: String, registry: StorageEngineRegistry) throws {
         let marker = markerPath(bundlePath)
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: marker) else { return }
@@ -180,10 +125,10 @@ package enum InPlaceConversion {
                 try target.delete(at: building)
                 let final = target.dataFilePath(inBundle: bundlePath)
                 if !target.exists(at: final) { try target.delete(at: final) }
-                try removeMarker(bundlePath)
+                try BundleReplacement.removeIfPresent(markerPath(bundlePath))
             } else {
                 try finishCommitted(bundlePath: bundlePath, source: source)
-                try removeMarker(bundlePath)
+                try BundleReplacement.removeIfPresent(markerPath(bundlePath))
             }
         }
     }
@@ -207,12 +152,6 @@ package enum InPlaceConversion {
         try DatabaseToolsError.wrapping(.ioFailure, "cannot delete the old \(source.name) file in \(bundlePath)") {
             try source.delete(at: source.dataFilePath(inBundle: bundlePath))
         }
-    }
-
-    private static func removeMarker(_ bundlePath: String) throws {
-        let marker = markerPath(bundlePath)
-        guard FileManager.default.fileExists(atPath: marker) else { return }
-        try FileManager.default.removeItem(atPath: marker)
     }
 
     private static func markerPath(_ bundlePath: String) -> String {

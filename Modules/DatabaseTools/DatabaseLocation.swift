@@ -76,7 +76,7 @@ package struct DatabaseLocation: Sendable {
     /// upgrades; see ``LegacyUpgrade`` for the explicit upgrade.
     package func open(_ mode: AccessMode) throws -> DatabaseCore {
         try refuseLegacy()
-        try InPlaceConversion.recover(bundlePath: bundle.path, registry: Self.registry)
+        try BundleRecovery.recover(bundlePath: bundle.path, registry: Self.registry)
         let engineName: String?
         let create: Bool
         switch mode {

@@ -69,7 +69,7 @@ package enum EngineConverter {
                           itemsCopied: summary.documentCount, blobsCopied: summary.copiedBlobCount, verification: nil)
         }
         try source.refuseLegacy()
-        try InPlaceConversion.recover(bundlePath: source.path, registry: DatabaseLocation.registry)
+        try BundleRecovery.recover(bundlePath: source.path, registry: DatabaseLocation.registry)
         guard let sourceEngine = source.engine else {
             throw DatabaseToolsError(.notFound, "no database at \(source.path)")
         }

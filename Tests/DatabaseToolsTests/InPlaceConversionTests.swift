@@ -140,7 +140,7 @@ import TestSupport
             let bundle = bundlePath(directory)
             try Data("garbage".utf8).write(to: URL(fileURLWithPath: bundle + InPlaceConversion.markerName))
             let error = #expect(throws: DatabaseToolsError.self) {
-                try InPlaceConversion.recover(bundlePath: bundle, registry: Self.registry)
+                try BundleRecovery.recover(bundlePath: bundle, registry: Self.registry)
             }
             #expect(error?.message.contains(InPlaceConversion.markerName) == true)
         }

@@ -248,45 +248,4 @@ import TestSupport
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == noise)
         }
     }
-
-    @Test func changingTheKeyReencryptsEveryRecord() throws {
-        try withTemporaryDirectory { directory in
-            let engine = SQLiteEngine()
-            let path = StorageEngineKind.sqlite.dataFilePath(in: directory)
-            let file = try Self.open(.sqlite, path, key: nil, create: true)
-            try Self.write(400, into: file)
-            try file.close()
-            // A copy a killed run left behind is replaced, not trusted.
-            try Data("half a copy".utf8).write(to: URL(fileURLWithPath: path + SQLiteEngine.rekeySuffix))
-            for (old, new) in [(nil, Self.key), (Self.key, Self.otherKey), (Self.otherKey, nil)] as [(AES256Key?, AES256Key?)] {
-                try engine.changeEncryptionKey(at: path, from: old, to: new)
-                #expect(!FileManager.default.fileExists(atPath: path + SQLiteEngine.rekeySuffix))
-                if new != nil {
-                    #expect(try Self.filesWithPlaintext(in: directory.url) == [])
-                }
-                let wrong = #expect(throws: StorageError.self) { try Self.open(.sqlite, path, key: old) }
-                #expect(wrong?.code == .notADatabaseFile)
-                let reopened = try Self.open(.sqlite, path, key: new)
-                try Self.expectAllRecords(400, in: reopened)
-                try reopened.close()
-            }
-        }
-    }
-
-    @Test func changingTheKeyWithTheWrongOldKeyChangesNothing() throws {
-        try withTemporaryDirectory { directory in
-            let path = StorageEngineKind.sqlite.dataFilePath(in: directory)
-            let file = try Self.open(.sqlite, path, key: Self.key, create: true)
-            try Self.write(100, into: file)
-            try file.close()
-            let before = try FolderSnapshot(directory.url)
-            for old in [nil, Self.otherKey] {
-                let error = #expect(throws: StorageError.self) {
-                    try SQLiteEngine().changeEncryptionKey(at: path, from: old, to: nil)
-                }
-                #expect(error?.code == .notADatabaseFile)
-            }
-            #expect(try FolderSnapshot(directory.url) == before)
-        }
-    }
 }
