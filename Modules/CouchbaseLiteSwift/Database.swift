@@ -6,6 +6,7 @@ import LiteDatabase
 import LiteQuery
 import LiteText
 import LiteStorage
+import LiteSupport
 import RocksDBStorage
 import SQLiteStorage
 
@@ -39,7 +40,10 @@ public final class Database: Sendable {
     public let name: String
     /// A copy of the configuration the database was opened with.
     public let config: DatabaseConfiguration
-    let core: DatabaseCore
+    /// The open core; replaced (under this lock) only by ``changeEncryptionKey(_:)``.
+    let opened: Locked<OpenedCore>
+    /// The open core: its files, documents and indexes.
+    var core: DatabaseCore { opened.withLock { $0.core } }
     /// Listeners run here unless they name a queue.
     let listenerQueue: DispatchQueue
 
@@ -66,16 +70,23 @@ public final class Database: Sendable {
         let configuration = self.config
         Self.log.log(.verbose, .database, "Opening database \"\(name)\" in \(bundle.directory) "
             + "(engine: \(engineName ?? "as the files are, SQLite for a new database"))")
-        core = try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
+        let (core, encryptionKey) = try CouchbaseLiteError.wrapping("opening database \"\(name)\"") {
             try FileManager.default.createDirectory(atPath: bundle.directory, withIntermediateDirectories: true)
             try Self.upgradeLegacyDatabase(in: bundle, config: configuration)
             let encryptionKey = try configuration.encryptionKey?.aes256Key()
             try Self.convertIfNeeded(bundle, to: engineName, encryptionKey: encryptionKey)
-            return try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName,
-                                    encryptionKey: encryptionKey)
+            return (try DatabaseCore(bundle: bundle, registry: Self.engines, engineName: engineName,
+                                     encryptionKey: encryptionKey), encryptionKey)
         }
         listenerQueue = DispatchQueue(label: "CouchbaseLite.\(name).listeners")
-        // The file's full-text indexes are kept up to date by every open instance.
+        try Self.startIndexesAndHousekeeping(of: core, name: name)
+        opened = Locked(OpenedCore(core: core, encryptionKey: encryptionKey))
+        Self.log.log(.info, .database, "Opened database \"\(name)\" at \(bundle.path) (\(core.engine.name))")
+    }
+
+    /// Opens the file's full-text and value indexes (every open instance keeps them up to date)
+    /// and starts the expiration timer; closes `core` when an index cannot be opened.
+    static func startIndexesAndHousekeeping(of core: DatabaseCore, name: String) throws {
         do {
             try LiteText.FullTextIndex.openAll(in: core)
             try LiteQuery.ValueIndex.openAll(in: core)
@@ -85,7 +96,6 @@ public final class Database: Sendable {
                                      underlying: error)
         }
         core.scheduleExpiration()
-        Self.log.log(.info, .database, "Opened database \"\(name)\" at \(bundle.path) (\(core.engine.name))")
     }
 
     /// The storage engines databases can use, SQLite (the default) first.

@@ -67,6 +67,7 @@ public final class Replicator: Sendable {
             return state.generation
         }
         guard let generation else { return }
+        for database in usedDatabases { database.beginReplicationUse() }
         let resetNow = reset || state.withLock { state in
             defer { state.resetNextStart = false }
             return state.resetNextStart
@@ -124,7 +125,13 @@ public final class Replicator: Sendable {
             state.task = nil
             state.running = false
         }
+        for database in usedDatabases { database.endReplicationUse() }
         setActivity(.stopped, error: finalError)
+    }
+
+    /// The databases a run uses (a key change waits until no replicator does).
+    private var usedDatabases: [Database] {
+        [config.database] + ((config.target as? DatabaseEndpoint).map { [$0.database] } ?? [])
     }
 
     private func runOnce(resetCheckpoint: Bool) async throws {

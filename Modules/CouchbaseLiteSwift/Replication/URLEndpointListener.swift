@@ -125,6 +125,8 @@ public final class URLEndpointListener: Sendable {
             $0.server = server
             $0.identity = config.disableTLS ? nil : identity
         }
+        // Until stop(): connections open sessions on the database's core, which a key change replaces.
+        config.database.beginReplicationUse()
     }
 
     private func connectionEnded() {
@@ -157,7 +159,9 @@ public final class URLEndpointListener: Sendable {
             defer { state.server = nil; state.identity = nil }
             return state.server
         }
-        await server?.stop()
+        guard let server else { return }
+        await server.stop()
+        config.database.endReplicationUse()
     }
 
     /// Seconds as a `Duration` (nil for zero, negative or not finite: no limit).
