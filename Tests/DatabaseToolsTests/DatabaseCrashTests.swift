@@ -23,26 +23,12 @@ import TestSupport
     /// - Returns: the last transaction it reported committed.
     static func runAndKill(_ kind: DatabaseCrashWorkload.Kind, _ engine: StorageEngineKind, directory: String,
                            commits: Int, spin: Int) throws -> Int {
-        let process = Process()
-        process.executableURL = try #require(ToolRunner.productsDirectory).appendingPathComponent("database-crash-writer")
-        process.arguments = [kind.rawValue, engine.rawValue, directory]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let errorReader = PipeReader(errors.fileHandleForReading)
-        try process.run()
-        var lines = CommitLineReader(output.fileHandleForReading)
-        let reported = lines.read(commits: commits) ?? 0
+        var writer = try CrashWriterProcess([kind.rawValue, engine.rawValue, directory])
+        let reported = writer.lines.read(commits: commits) ?? 0
         // A seeded amount of busy work moves the kill to a different point of the next transaction.
         var sink = 0
         for step in 0..<spin { sink &+= step &* 7 }
-        let running = process.isRunning
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        let stderr = String(decoding: errorReader.wait(), as: UTF8.self)
-        #expect(running, "the writer stopped by itself (sink \(sink)): \(stderr)")
-        #expect(process.terminationReason == .uncaughtSignal)
+        writer.kill(note: " (sink \(sink))")
         return reported
     }
 

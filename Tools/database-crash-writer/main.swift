@@ -10,6 +10,9 @@
 //                             committed transaction and compares.
 //   soak URL                  saves "child-<n>" documents while a continuous push replicator
 //                             sends them to URL (the soak test's listener).
+//   rekey                     after 200 documents with blobs, saves "rekey-<n>" (with a blob)
+//                             and then changes the encryption key, cycling through
+//                             RekeyCrashWorkload.keys (none, A, B); opens with whichever key works.
 import CouchbaseLiteSwift
 import Foundation
 import TestSupport
@@ -90,8 +93,51 @@ func runSoakChild(database: Database, url: URL) throws -> Never {
     }
 }
 
+/// Saves a document, then changes the key, forever (the key-change crash test).
+func runRekeyLoop(config: DatabaseConfiguration) throws -> Never {
+    let keys = RekeyCrashWorkload.keys.map { $0.map(EncryptionKey.key) }
+    func document(id: String, number: Int) -> MutableDocument {
+        let document = MutableDocument(id: id, data: ["n": number, "text": RekeyCrashWorkload.text(number)])
+        if RekeyCrashWorkload.hasBlob(id: id, number: number) {
+            document.setBlob(Blob(contentType: "application/octet-stream",
+                                  data: Data(RekeyCrashWorkload.blobContent(id: id))), forKey: "blob")
+        }
+        return document
+    }
+    var opened: (database: Database, keyIndex: Int)?
+    for (index, key) in keys.enumerated() {
+        config.encryptionKey = key
+        if let database = try? Database(name: "crash", config: config) {
+            opened = (database, index)
+            break
+        }
+    }
+    guard let (database, openedKeyIndex) = opened else { fail("no key opens the database") }
+    var keyIndex = openedKeyIndex
+    if database.document(withID: RekeyCrashWorkload.counterID) == nil {
+        try database.inBatch {
+            for number in 0..<RekeyCrashWorkload.initialDocuments {
+                try database.saveDocument(document(id: "initial-\(number)", number: number))
+            }
+            try database.saveDocument(MutableDocument(id: RekeyCrashWorkload.counterID, data: ["n": 0]))
+        }
+    }
+    var number = database.document(withID: RekeyCrashWorkload.counterID)?.int(forKey: "n") ?? 0
+    while true {
+        number += 1
+        try database.inBatch {
+            try database.saveDocument(document(id: "rekey-\(number)", number: number))
+            try database.saveDocument(MutableDocument(id: RekeyCrashWorkload.counterID, data: ["n": number]))
+        }
+        report(number)
+        keyIndex = (keyIndex + 1) % keys.count
+        try database.changeEncryptionKey(keys[keyIndex])
+        FileHandle.standardOutput.write(Data("rekeyed \(number) \(keyIndex)\n".utf8))
+    }
+}
+
 let arguments = CommandLine.arguments
-guard arguments.count >= 4 else { fail("usage: database-crash-writer blobs|indexes|purge|soak sqlite|rocksdb DIRECTORY [URL]") }
+guard arguments.count >= 4 else { fail("usage: database-crash-writer blobs|indexes|purge|soak|rekey sqlite|rocksdb DIRECTORY [URL]") }
 let config = DatabaseConfiguration()
 config.directory = arguments[3]
 switch arguments[2] {
@@ -100,6 +146,7 @@ case "rocksdb": config.storageEngine = .rocksdb
 default: fail("unknown engine \(arguments[2])")
 }
 do {
+    if arguments[1] == "rekey" { try runRekeyLoop(config: config) }
     let database = try Database(name: "crash", config: config)
     if arguments[1] == "soak" {
         guard arguments.count == 5, let url = URL(string: arguments[4]) else { fail("soak needs the listener's URL") }
