@@ -35,7 +35,10 @@ extension Database {
                     throw declined
                 }
                 log.log(.info, .database, "Upgrading Couchbase Lite 1.x database \"\(bundle.name)\" at \(bundle.path) to 2.x")
-                let upgrader = LegacyUpgrader(registry: engines, engineName: config.storageEngine?.engineName)
+                // The 2.x database is encrypted with the configured key from the start (a 1.x
+                // database encrypted with SQLCipher is refused above, as unreadable).
+                let upgrader = LegacyUpgrader(registry: engines, engineName: config.storageEngine?.engineName,
+                                              encryptionKey: try config.encryptionKey?.aes256Key())
                 guard let summary = try upgrader.upgradeInPlace(bundle) else { return }
                 log.log(.info, .database, "Upgraded Couchbase Lite 1.x database \"\(bundle.name)\" to 2.x "
                     + "(\(summary.engineName)): \(summary.documentCount) documents, \(summary.copiedBlobCount) "

@@ -8,7 +8,7 @@ import Upgrader
 /// swaps, and leaves the 1.x original intact on any failure.
 package enum LegacyUpgrade {
     /// Upgrades the 1.x bundle at `source` into the new 2.x bundle `destination` stored with
-    /// `engine`, never modifying `source`.
+    /// `engine` (encrypted with `destination`'s key, if it has one), never modifying `source`.
     /// - Returns: what the upgrader copied (documents, blobs, the 1.x schema version).
     /// - Throws: `DatabaseToolsError` carrying the upgrader's `UpgraderError` (its message names
     ///   the database and, for a bad document, the document).
@@ -16,7 +16,8 @@ package enum LegacyUpgrade {
     package static func upgrade(source: DatabaseLocation, destination: DatabaseLocation,
                                 engine: any StorageEngine) throws -> UpgradeSummary {
         try wrapping {
-            try LegacyUpgrader(registry: DatabaseLocation.registry, engineName: engine.name)
+            try LegacyUpgrader(registry: DatabaseLocation.registry, engineName: engine.name,
+                               encryptionKey: destination.encryptionKey)
                 .convert(legacyBundleAt: source.path, to: destination.bundle)
         }
     }
@@ -25,7 +26,8 @@ package enum LegacyUpgrade {
     /// - Throws: as ``upgrade(source:destination:engine:)``.
     package static func upgradeInPlace(_ location: DatabaseLocation, engine: any StorageEngine) throws {
         _ = try wrapping {
-            try LegacyUpgrader(registry: DatabaseLocation.registry, engineName: engine.name)
+            try LegacyUpgrader(registry: DatabaseLocation.registry, engineName: engine.name,
+                               encryptionKey: location.encryptionKey)
                 .upgradeInPlace(location.bundle)
         }
     }

@@ -7,7 +7,8 @@ extension LegacyUpgrader {
     /// Copies every document of `reader` into a new database in `bundle`, in one transaction,
     /// and every attachment file into its blob store; closes the new database.
     func migrate(_ reader: LegacyDatabaseReader, into bundle: DatabaseBundle) throws -> UpgradeSummary {
-        let core = try DatabaseCore(bundle: bundle, registry: registry, engineName: engineName, create: true)
+        let core = try DatabaseCore(bundle: bundle, registry: registry, engineName: engineName, create: true,
+                                    encryptionKey: encryptionKey)
         defer { try? core.close() }   // allowed: every batch is committed before this; `verify` reopens the built database and fails on anything missing
         var summary = UpgradeSummary(sourcePath: reader.bundleURL.path, destinationPath: bundle.path,
                                      engineName: core.engine.name, schemaVersion: reader.schemaVersion)

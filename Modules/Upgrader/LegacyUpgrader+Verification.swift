@@ -8,7 +8,8 @@ extension LegacyUpgrader {
     /// number of documents, and for each its deleted state, history (as far as the 2.x tree
     /// keeps it), a body equal to the 1.x JSON, and every attachment that was copied.
     func verify(_ bundle: DatabaseBundle, against reader: LegacyDatabaseReader, summary: UpgradeSummary) throws {
-        let core = try DatabaseCore(bundle: bundle, registry: registry, engineName: nil, create: false)
+        let core = try DatabaseCore(bundle: bundle, registry: registry, engineName: nil, create: false,
+                                    encryptionKey: encryptionKey)
         defer { try? core.close() }
         let source = reader.bundleURL.path
         func mismatch(_ problem: String, _ documentID: String? = nil) -> UpgraderError {

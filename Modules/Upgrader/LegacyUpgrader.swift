@@ -24,16 +24,21 @@ package struct LegacyUpgrader: Sendable {
     package let registry: StorageEngineRegistry
     /// The engine of the new database; the registry's first (SQLite) when `nil`.
     package let engineName: String?
+    /// The key the new database (its data file and blobs) is encrypted with; nil: plaintext.
+    package let encryptionKey: AES256Key?
     /// Called at every ``UpgradeStep``; throwing aborts the upgrade. For tests.
     package var faultHook: UpgradeFaultHook?
 
     /// The suffix of the staging folder, as LiteCore names its upgrade folder.
     package static let stagingSuffix = "_TEMP"
 
-    /// Creates an upgrader writing with `engineName` (nil: the registry's default engine).
-    package init(registry: StorageEngineRegistry, engineName: String?, faultHook: UpgradeFaultHook? = nil) {
+    /// Creates an upgrader writing with `engineName` (nil: the registry's default engine),
+    /// encrypted with `encryptionKey` when one is given.
+    package init(registry: StorageEngineRegistry, engineName: String?, encryptionKey: AES256Key? = nil,
+                 faultHook: UpgradeFaultHook? = nil) {
         self.registry = registry
         self.engineName = engineName
+        self.encryptionKey = encryptionKey
         self.faultHook = faultHook
     }
 

@@ -6,6 +6,7 @@ import Fleece
 import Foundation
 import LiteDatabase
 import LiteStorage
+import LiteSupport
 import Testing
 import TestSupport
 
@@ -112,6 +113,61 @@ import TestSupport
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try FolderSnapshot(source) == before)
             #expect(try DatabaseLocation(path: directory.appending("out.cblite2").path).engine?.name == "RocksDB")
+        }
+    }
+
+    /// A 1.x database upgraded into an encrypted 2.x one — through the API with a configured
+    /// key, and through `cblite-convert --new-encryption-key-file` — holds what a plaintext
+    /// upgrade holds, and no document ID, string or attachment byte of it reaches the disk.
+    @Test(arguments: cases)
+    func upgradingIntoAnEncryptedDatabaseKeepsEverythingAndShowsNothing(testCase: Case) throws {
+        let keyBytes = Data((0..<32).map { UInt8($0 ^ 0x5A) })
+        let key = try #require(AES256Key(bytes: Array(keyBytes)))
+        let plainDirectory = try TemporaryDirectory(), apiDirectory = try TemporaryDirectory()
+        let toolDirectory = try TemporaryDirectory()
+        // The plaintext upgrade, as the reference.
+        let plainCopy = try Fixtures.copy(testCase.fixture, into: plainDirectory)
+        let name = plainCopy.deletingPathExtension().lastPathComponent
+        let plainConfig = DatabaseConfiguration()
+        plainConfig.directory = plainDirectory.path
+        try Database(name: name, config: plainConfig).close()
+        let plain = try DatabaseLocation(path: plainCopy.path)
+        let expected = try documents(plain)
+        #expect(expected.count == testCase.docs.count)
+
+        // Through the API, with a key configured.
+        let apiCopy = try Fixtures.copy(testCase.fixture, into: apiDirectory)
+        let config = DatabaseConfiguration()
+        config.directory = apiDirectory.path
+        config.encryptionKey = .key(keyBytes)
+        try Database(name: name, config: config).close()
+        // Through the converter, into a new bundle with a new key.
+        let source = try Fixtures.copy(testCase.fixture, into: toolDirectory)
+        let keyFile = toolDirectory.appending("key.bin")
+        try keyBytes.write(to: keyFile)
+        let converted = toolDirectory.appending("converted.cblite2").path
+        let result = try ToolRunner.convert(source.path, converted, "--new-encryption-key-file", keyFile.path, "--quiet")
+        #expect(result.status == 0, "\(result.stderr)")
+
+        let plainBlobs = BlobStore(directory: URL(fileURLWithPath: plain.bundle.attachmentsPath))
+        var secrets = try plainBlobs.allKeys().map { Array(try plainBlobs.data(for: $0)) }
+        secrets += testCase.docs.map { Array($0.id.utf8) }
+        for doc in testCase.docs {
+            let strings = try FleeceDocument(json: doc.body).root.json(canonical: true)
+                .split(separator: "\"").filter { $0.utf8.count >= 6 && !$0.contains(":") }
+            secrets += strings.map { Array($0.utf8) }
+        }
+        for path in [apiCopy.path, converted] {
+            let location = try DatabaseLocation(path: path, encryptionKey: key)
+            #expect(try documents(location) == expected, "\(path)")
+            let blobs = BlobStore(directory: URL(fileURLWithPath: location.bundle.attachmentsPath), encryptionKey: key)
+            #expect(try StorageVerifier.compareBlobs(plainBlobs, blobs) == plainBlobs.allKeys().count)
+            #expect(throws: (any Error).self) { try documents(DatabaseLocation(path: path)) }
+            for file in try FolderSnapshot(URL(fileURLWithPath: path)).files {
+                for secret in secrets where file.value.range(of: Data(secret)) != nil {
+                    Issue.record("\(testCase.fixture): \(file.key) holds \(String(decoding: secret, as: UTF8.self))")
+                }
+            }
         }
     }
 }
