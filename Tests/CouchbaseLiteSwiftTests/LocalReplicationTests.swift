@@ -199,4 +199,44 @@ import TestSupport
             #expect(seen.withLock { $0 } == Set((1...10).map { "doc-\($0)" }))
         }
     }
+
+    /// Replication reads and writes encrypted databases as any other (both ways, blobs
+    /// included); a key change is refused while a continuous replicator uses the database, and
+    /// succeeds once it has stopped.
+    @Test(arguments: StorageEngineKind.allCases)
+    func encryptedDatabasesReplicateAndAKeyChangeWaitsForTheReplicator(engine: StorageEngineKind) async throws {
+        try await withTemporaryDirectory { directory in
+            let config = engine.config(in: directory)
+            config.encryptionKey = .password("source secret")
+            let source = try Database(name: "source", config: config)
+            let target = try Database(name: "target", config: engine.config(in: directory))
+            defer {
+                try? source.close()
+                try? target.close()
+            }
+            for index in 1...20 { try saved(source, "doc-\(index)", ["n": index]) }
+            let withBlob = MutableDocument(id: "with-blob")
+            withBlob.setBlob(Blob(contentType: "text/plain", data: Data("encrypted blob".utf8)), forKey: "file")
+            try source.saveDocument(withBlob)
+            for index in 1...5 { try saved(target, "remote-\(index)", ["n": index]) }
+            let status = await localReplicator(source, target).runToCompletion()
+            #expect(status.error == nil)
+            #expect(source.count == 26 && target.count == 26)
+            #expect(try snapshot(source) == snapshot(target))
+            #expect(target.document(withID: "with-blob")?.blob(forKey: "file")?.content == Data("encrypted blob".utf8))
+
+            let continuous = localReplicator(source, target, continuous: true)
+            let statuses = continuous.statusChanges()
+            continuous.start()
+            let busy = #expect(throws: CouchbaseLiteError.self) { try source.changeEncryptionKey(.password("new secret")) }
+            #expect(busy?.code == .busy)
+            continuous.stop()
+            for await status in statuses where status.activity == .stopped { break }
+            try source.changeEncryptionKey(.password("new secret"))
+            try saved(source, "after-change", ["n": 0])
+            let again = await localReplicator(source, target, .push).runToCompletion()
+            #expect(again.error == nil)
+            #expect(target.document(withID: "after-change") != nil)
+        }
+    }
 }
