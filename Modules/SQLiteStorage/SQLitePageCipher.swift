@@ -44,11 +44,12 @@ struct SQLitePageCipher: Sendable {
         }
         let ciphertext = box.ciphertext
         guard ciphertext.count == end - start, box.tag.count == Self.tagSize else { return false }
-        ciphertext.copyBytes(to: UnsafeMutableRawBufferPointer(start: base + start, count: end - start))
+        // Copied as raw memory: the generic `DataProtocol.copyBytes(to:)` cost a quarter of a seal.
+        Self.copy(ciphertext, to: base + start)
         box.nonce.withUnsafeBytes { nonce in
             UnsafeMutableRawBufferPointer(start: base + end, count: Self.nonceSize).copyMemory(from: nonce)
         }
-        box.tag.copyBytes(to: UnsafeMutableRawBufferPointer(start: base + end + Self.nonceSize, count: Self.tagSize))
+        Self.copy(box.tag, to: base + end + Self.nonceSize)
         return true
     }
 
@@ -65,9 +66,17 @@ struct SQLitePageCipher: Sendable {
                 tag: UnsafeRawBufferPointer(start: base + end + Self.nonceSize, count: Self.tagSize)),
               let plaintext = try? AES.GCM.open(box, using: key, authenticating: associated),  // allowed: as above
               plaintext.count == end - start else { return false }
-        plaintext.copyBytes(to: UnsafeMutableRawBufferPointer(start: base + start, count: end - start))
+        Self.copy(plaintext, to: base + start)
         UnsafeMutableRawBufferPointer(start: base + end, count: Self.reserveSize).initializeMemory(as: UInt8.self, repeating: 0)
         return true
+    }
+
+    /// Copies all of `data` to `destination`.
+    private static func copy(_ data: Data, to destination: UnsafeMutableRawPointer) {
+        data.withUnsafeBytes { bytes in
+            guard let source = bytes.baseAddress else { return }
+            destination.copyMemory(from: source, byteCount: bytes.count)
+        }
     }
 
     /// Domain byte, position (8 bytes big-endian), then the unit's clear prefix.
