@@ -58,7 +58,7 @@ enum EncryptedBlobFormat {
 
     /// Decrypts block `index`; throws when the final block's padding is not valid (a wrong key,
     /// most likely, or a damaged file).
-    static func decrypt(_ ciphertext: UnsafeRawBufferPointer, block index: Int64, isFinal: Bool,
+    static func decrypt(_ ciphertext: some DataProtocol, block index: Int64, isFinal: Bool,
                         key: SymmetricKey) throws -> Data {
         try AES._CBC.decrypt(ciphertext, using: key, iv: iv(block: index), noPadding: !isFinal)
     }

@@ -24,7 +24,8 @@ import Testing
     }
 
     /// Sizes on and around every boundary of the format: AES blocks, file blocks, several blocks.
-    static let sizes = [0, 1, 15, 16, 17, 4079, 4080, 4095, 4096, 4097, 8191, 8192, 8193, 3 * 4096 + 100, 100_003]
+    static let sizes = [0, 1, 15, 16, 17, 4079, 4080, 4095, 4096, 4097, 8191, 8192, 8193, 3 * 4096 + 100,
+                        16 * 4096, 16 * 4096 + 5, 17 * 4096, 100_003]
 
     @Test(arguments: sizes) func contentRoundTripsThroughOneWrite(size: Int) throws {
         let directory = try TemporaryDirectory()
