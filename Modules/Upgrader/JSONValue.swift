@@ -1,3 +1,5 @@
+import Fleece
+
 /// A JSON value read from bytes ``JSONValidator`` has accepted.
 ///
 /// Used for one small member of a body (`_attachments`), so the whole body is never turned into
@@ -48,21 +50,8 @@ enum JSONValue: Equatable {
         output.reserveCapacity(quoted.count)
         var index = 1
         let end = quoted.count - 1
-        func hex4(_ at: Int) -> UInt32? {
-            guard at + 4 <= end else { return nil }
-            var value: UInt32 = 0
-            for byte in quoted[at..<at + 4] {
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(digit)
-            }
-            return value
-        }
+        // The closing quote is not part of the text an escape's digits can be read from.
+        let digits = UnsafeBufferPointer(rebasing: quoted[..<end])
         while index < end {
             let byte = quoted[index]
             guard byte == UInt8(ascii: "\\") else {
@@ -73,24 +62,19 @@ enum JSONValue: Equatable {
             guard index + 1 < end else { return nil }
             let escaped = quoted[index + 1]
             index += 2
-            switch escaped {
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "u"):
-                guard var scalar = hex4(index) else { return nil }
-                index += 4
-                if (0xD800...0xDBFF).contains(scalar), index + 6 <= end,
-                   quoted[index] == UInt8(ascii: "\\"), quoted[index + 1] == UInt8(ascii: "u"),
-                   let low = hex4(index + 2), (0xDC00...0xDFFF).contains(low) {
-                    scalar = 0x10000 + (scalar - 0xD800) << 10 + (low - 0xDC00)
-                    index += 6
-                }
-                output.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
-            default: output.append(escaped)
+            guard escaped == UInt8(ascii: "u") else {
+                output.append(JSONEscape.byte(for: escaped) ?? escaped)
+                continue
             }
+            guard var scalar = JSONEscape.hex4(digits, at: index) else { return nil }
+            index += 4
+            if JSONEscape.isHighSurrogate(scalar), index + 6 <= end,
+               quoted[index] == UInt8(ascii: "\\"), quoted[index + 1] == UInt8(ascii: "u"),
+               let low = JSONEscape.hex4(digits, at: index + 2), JSONEscape.isLowSurrogate(low) {
+                scalar = JSONEscape.scalar(high: scalar, low: low)
+                index += 6
+            }
+            output.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
         }
         return String(decoding: output, as: UTF8.self)
     }
