@@ -97,38 +97,28 @@ enum JSONValue: Equatable {
             guard index < bytes.count else { return nil }
             switch bytes[index] {
             case UInt8(ascii: "{"):
-                index += 1
                 var members: [String: JSONValue] = [:]
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-                while true {
+                var closed = entersContainer(closedBy: UInt8(ascii: "}"))
+                while !closed {
                     skipWhitespace()
                     guard let key = stringValue() else { return nil }
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                     index += 1
-                    guard let member = value() else { return nil }
+                    guard let member = value(), let isLast = endsContainer(closedBy: UInt8(ascii: "}")) else { return nil }
                     members[key] = member
-                    skipWhitespace()
-                    guard index < bytes.count else { return nil }
-                    index += 1
-                    if bytes[index - 1] == UInt8(ascii: "}") { return .object(members) }
-                    guard bytes[index - 1] == UInt8(ascii: ",") else { return nil }
+                    closed = isLast
                 }
+                return .object(members)
             case UInt8(ascii: "["):
-                index += 1
                 var elements: [JSONValue] = []
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
-                while true {
-                    guard let element = value() else { return nil }
+                var closed = entersContainer(closedBy: UInt8(ascii: "]"))
+                while !closed {
+                    guard let element = value(), let isLast = endsContainer(closedBy: UInt8(ascii: "]")) else { return nil }
                     elements.append(element)
-                    skipWhitespace()
-                    guard index < bytes.count else { return nil }
-                    index += 1
-                    if bytes[index - 1] == UInt8(ascii: "]") { return .array(elements) }
-                    guard bytes[index - 1] == UInt8(ascii: ",") else { return nil }
+                    closed = isLast
                 }
+                return .array(elements)
             case UInt8(ascii: "\""):
                 return stringValue().map(JSONValue.string)
             case UInt8(ascii: "t"): index += 4; return .bool(true)
@@ -142,6 +132,28 @@ enum JSONValue: Equatable {
                 }
                 guard index > start else { return nil }
                 return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+            }
+        }
+
+        /// At `{` or `[`: skips it, and returns whether `close` follows at once (skipped too).
+        private mutating func entersContainer(closedBy close: UInt8) -> Bool {
+            index += 1
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == close else { return false }
+            index += 1
+            return true
+        }
+
+        /// After a member or element: skips the `,` (false: more follow) or `close` (true) that
+        /// comes next; nil for anything else.
+        private mutating func endsContainer(closedBy close: UInt8) -> Bool? {
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            index += 1
+            switch bytes[index - 1] {
+            case close: return true
+            case UInt8(ascii: ","): return false
+            default: return nil
             }
         }
 
