@@ -1,7 +1,8 @@
-/// Unsigned LEB128 integers ("varints"), as revision IDs, revision trees, full-text postings
-/// and BLIP frames store them: seven bits a byte, least significant first, the high bit set on
-/// every byte but the last. Inlinable, so that the revision-tree codec, full-text search and
-/// BLIP framing, which decode them in inner loops, get it specialised for their byte type.
+/// Unsigned LEB128 integers ("varints"), as revision IDs, revision trees and BLIP frames store
+/// them: seven bits a byte, least significant first, the high bit set on every byte but the
+/// last. Inlined, so that the revision-tree codec and BLIP framing, which decode them in inner
+/// loops, get it specialised for their byte type. (Full-text postings keep their own coding:
+/// through this one, search measured slower; decision General-11.)
 ///
 /// ```swift
 /// var bytes: [UInt8] = []
@@ -22,7 +23,7 @@ package enum Varint {
     }
 
     /// How many bytes the encoding of `value` takes.
-    @inlinable
+    @inlinable @inline(__always)
     package static func size(of value: UInt64) -> Int {
         var rest = value, size = 1
         while rest >= 0x80 {
@@ -33,7 +34,7 @@ package enum Varint {
     }
 
     /// Appends the encoding of `value` to `bytes`.
-    @inlinable
+    @inlinable @inline(__always)
     package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
         var rest = value
         while rest >= 0x80 {
@@ -44,7 +45,7 @@ package enum Varint {
     }
 
     /// The encoding of `value`.
-    @inlinable
+    @inlinable @inline(__always)
     package static func encode(_ value: UInt64) -> [UInt8] {
         var bytes: [UInt8] = []
         append(value, to: &bytes)
@@ -53,7 +54,7 @@ package enum Varint {
 
     /// Writes the encoding of `value` into `out` at `offset` and moves `offset` past it; the
     /// caller made room for it (``size(of:)``).
-    @inlinable
+    @inlinable @inline(__always)
     package static func write(_ value: UInt64, to out: UnsafeMutableBufferPointer<UInt8>, at offset: inout Int) {
         var rest = value
         while rest >= 0x80 {
@@ -67,7 +68,7 @@ package enum Varint {
 
     /// Reads the varint starting at `index` in `bytes`, which end for it at `end`, and moves
     /// `index` past it (on failure `index` stays where it was).
-    @inlinable
+    @inlinable @inline(__always)
     package static func read<Bytes: Collection<UInt8>>(
         _ bytes: Bytes, at index: inout Bytes.Index, end: Bytes.Index
     ) throws(Failure) -> UInt64 {

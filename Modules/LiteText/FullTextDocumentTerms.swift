@@ -1,4 +1,3 @@
-import LiteSupport
 /// The occurrences of each term in one document, gathered while its texts are tokenized and
 /// then encoded as the document's parts (see ``FullTextPostingBlock``), one per term.
 ///
@@ -63,9 +62,9 @@ struct FullTextDocumentTerms {
         for _ in 0..<4 { arena.append(0) }   // the link, set when the term occurs again
         arena.append(UInt8(truncatingIfNeeded: column))
         arena.append(0)                        // the length, set below
-        Varint.append(UInt64(position - lastPosition), to: &arena)
-        Varint.append(UInt64(byteRange.lowerBound - lastStart), to: &arena)
-        Varint.append(UInt64(byteRange.count), to: &arena)
+        FullTextPostings.appendVarint(UInt64(position - lastPosition), to: &arena)
+        FullTextPostings.appendVarint(UInt64(byteRange.lowerBound - lastStart), to: &arena)
+        FullTextPostings.appendVarint(UInt64(byteRange.count), to: &arena)
         arena[offset + 5] = UInt8(arena.count - offset - 6)
     }
 
@@ -103,24 +102,24 @@ struct FullTextDocumentTerms {
             }
             return (column, count, bytes, end)
         }
-        var length = Varint.size(of: UInt64(documentLength))
+        var length = FullTextPostings.varintSize(UInt64(documentLength))
         var record = first
         while record != 0 {
             let run = column(from: record)
-            length += Varint.size(of: UInt64(run.column)) + Varint.size(of: UInt64(run.count))
-                + Varint.size(of: UInt64(run.bytes)) + run.bytes
+            length += FullTextPostings.varintSize(UInt64(run.column)) + FullTextPostings.varintSize(UInt64(run.count))
+                + FullTextPostings.varintSize(UInt64(run.bytes)) + run.bytes
             record = run.end
         }
-        FullTextPostings.append(Varint.size(of: UInt64(length)) + length, to: &out) { out in
+        FullTextPostings.append(FullTextPostings.varintSize(UInt64(length)) + length, to: &out) { out in
             var offset = 0
-            Varint.write(UInt64(length), to: out, at: &offset)
-            Varint.write(UInt64(documentLength), to: out, at: &offset)
+            FullTextPostings.writeVarint(UInt64(length), to: out, at: &offset)
+            FullTextPostings.writeVarint(UInt64(documentLength), to: out, at: &offset)
             var record = first
             while record != 0 {
                 let run = column(from: record)
-                Varint.write(UInt64(run.column), to: out, at: &offset)
-                Varint.write(UInt64(run.count), to: out, at: &offset)
-                Varint.write(UInt64(run.bytes), to: out, at: &offset)
+                FullTextPostings.writeVarint(UInt64(run.column), to: out, at: &offset)
+                FullTextPostings.writeVarint(UInt64(run.count), to: out, at: &offset)
+                FullTextPostings.writeVarint(UInt64(run.bytes), to: out, at: &offset)
                 while record != run.end {
                     let size = Int(arena[record + 5])
                     for byte in 0..<size { out[offset + byte] = arena[record + 6 + byte] }

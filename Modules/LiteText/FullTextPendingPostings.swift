@@ -1,6 +1,5 @@
 import Fleece
 import LiteStorage
-import LiteSupport
 
 /// Postings gathered in memory before they are merged into the term blocks, so each block is
 /// written once per batch instead of once per document: during a rebuild, and during a write
@@ -97,9 +96,9 @@ struct FullTextPendingPostings {
         let length = counts.reduce(0, +)
         for index in 0..<document.termCount {
             let number = noteRecord(term: document.term(at: index), ordinal: ordinal)
-            Varint.append(UInt64(number), to: &log)
+            FullTextPostings.appendVarint(UInt64(number), to: &log)
             let start = log.count
-            Varint.append(UInt64(ordinal), to: &log)
+            FullTextPostings.appendVarint(UInt64(ordinal), to: &log)
             document.appendPart(ofTermAt: index, documentLength: length, to: &log)
             termBytes[number] += log.count - start
         }
@@ -158,10 +157,10 @@ struct FullTextPendingPostings {
     /// Records that document `ordinal` no longer holds term number `term` (an empty part).
     private mutating func recordRemoval(term: Int32, ordinal: Int) {
         let number = noteRecord(term: term, ordinal: ordinal)
-        Varint.append(UInt64(number), to: &log)
+        FullTextPostings.appendVarint(UInt64(number), to: &log)
         let start = log.count
-        Varint.append(UInt64(ordinal), to: &log)
-        Varint.append(0, to: &log)
+        FullTextPostings.appendVarint(UInt64(ordinal), to: &log)
+        FullTextPostings.appendVarint(0, to: &log)
         termBytes[number] += log.count - start
     }
 

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import LiteSupport
 
 /// The byte layout of a full-text index in its byte-key store (format 5). Keys start with a
 /// tag byte:
@@ -74,7 +73,7 @@ enum FullTextPostings {
 
     static func encodeCounts(_ counts: [Int]) -> [UInt8] {
         var out: [UInt8] = []
-        for count in counts { Varint.append(UInt64(count), to: &out) }
+        for count in counts { appendVarint(UInt64(count), to: &out) }
         return out
     }
 
@@ -85,10 +84,40 @@ enum FullTextPostings {
         return counts
     }
 
-    /// The error for a number in the index that cannot be read (or does not fit an `Int`).
-    static func damaged(_ failure: Varint.Failure) -> TextAnalysisError {
-        TextAnalysisError("full-text index data is damaged (a number is "
-                          + (failure == .truncated ? "cut short)" : "out of range)"))
+    @inline(__always)
+    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+        if value < 0x80 { return out.append(UInt8(value)) }   // the common case: small deltas and counts
+        var value = value
+        while value >= 0x80 {
+            out.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(value))
+    }
+
+    /// How many bytes `value` takes as a varint.
+    @inline(__always)
+    static func varintSize(_ value: UInt64) -> Int {
+        var value = value, size = 1
+        while value >= 0x80 {
+            value >>= 7
+            size += 1
+        }
+        return size
+    }
+
+    /// Writes `value` as a varint into `out` at `offset` and moves `offset` past it; the
+    /// caller made room for it (``varintSize(_:)``).
+    @inline(__always)
+    static func writeVarint(_ value: UInt64, to out: UnsafeMutableBufferPointer<UInt8>, at offset: inout Int) {
+        var value = value
+        while value >= 0x80 {
+            out[offset] = UInt8(value & 0x7F) | 0x80
+            offset += 1
+            value >>= 7
+        }
+        out[offset] = UInt8(value)
+        offset += 1
     }
 
     /// Appends `count` bytes to `out`, written by `body` (which writes every one of them and
@@ -120,37 +149,6 @@ enum FullTextPostings {
         }
     }
 
-    /// Calls `body` with each entry of a front-coded list (a block's documents, a group's
-    /// terms): varint bytes shared with the previous entry's key, varint length of the rest,
-    /// the rest, varint length of the entry's data, the data. `body` gets the key (valid only
-    /// during the call) and where the data is in `bytes`, and returns false to stop.
-    /// The keys are rebuilt in one raw buffer: an array trimmed and appended to per entry cost a
-    /// tenth of a single-term search.
-    @inline(__always)
-    static func forEachFrontCodedEntry(
-        in bytes: UnsafeBufferPointer<UInt8>,
-        _ body: (_ key: UnsafeBufferPointer<UInt8>, _ data: Range<Int>) throws -> Bool
-    ) throws {
-        // A key is never longer than the list it is front-coded in: its bytes are suffixes read from it.
-        let key = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-        defer { key.deallocate() }
-        var keyLength = 0
-        var reader = UnsafeVarintReader(bytes, from: 0)
-        while !reader.isAtEnd {
-            let shared = try reader.nextInt(), suffix = try reader.nextInt()
-            guard shared <= keyLength, suffix <= reader.remaining else { throw FullTextPostingBlock.damaged }
-            let tail = reader.take(suffix)
-            // Byte by byte: a suffix is a few bytes, less than a call to memmove costs.
-            for index in 0..<tail.count { key[shared + index] = tail[index] }
-            keyLength = shared + tail.count
-            let length = try reader.nextInt()
-            guard length <= reader.remaining else { throw FullTextPostingBlock.damaged }
-            let start = bytes.count - reader.remaining
-            _ = reader.take(length)
-            guard try body(UnsafeBufferPointer(rebasing: key[..<keyLength]), start..<(start + length)) else { return }
-        }
-    }
-
     /// Reads varints from bytes in place (a block being searched); each read is checked
     /// against the end, so damaged data throws instead of reading past it.
     struct UnsafeVarintReader {
@@ -179,14 +177,21 @@ enum FullTextPostings {
                 defer { offset += 1 }
                 return Int(bytes[offset])
             }
-            let value: UInt64
-            do throws(Varint.Failure) {
-                value = try Varint.read(bytes, at: &offset, end: bytes.count)
-            } catch {
-                throw FullTextPostings.damaged(error)
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < bytes.count, shift < 64 {
+                let byte = bytes[offset]
+                offset += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 {
+                    guard let result = Int(exactly: value) else {
+                        throw TextAnalysisError("full-text index data is damaged (a number is out of range)")
+                    }
+                    return result
+                }
+                shift += 7
             }
-            guard let result = Int(exactly: value) else { throw FullTextPostings.damaged(.overflow) }
-            return result
+            throw TextAnalysisError("full-text index data is damaged (a number is cut short)")
         }
     }
 
@@ -203,7 +208,9 @@ enum FullTextPostings {
         }
 
         mutating func nextInt() throws -> Int {
-            guard let value = Int(exactly: try next()) else { throw FullTextPostings.damaged(.overflow) }
+            guard let value = Int(exactly: try next()) else {
+                throw TextAnalysisError("full-text index data is damaged (a number is out of range)")
+            }
             return value
         }
 
@@ -213,11 +220,16 @@ enum FullTextPostings {
                 defer { offset += 1 }
                 return UInt64(bytes[offset])
             }
-            do throws(Varint.Failure) {
-                return try Varint.read(bytes, at: &offset, end: end)
-            } catch {
-                throw FullTextPostings.damaged(error)
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < end, shift < 64 {
+                let byte = bytes[offset]
+                offset += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
             }
+            throw TextAnalysisError("full-text index data is damaged (a number is cut short)")
         }
     }
 }

@@ -1,4 +1,3 @@
-import LiteSupport
 /// Rare terms' postings packed together (format 4): a term whose postings are small shares
 /// one store entry with the other small terms that begin with the same three bytes, instead of
 /// taking a B-tree entry of its own. Key `0x05` + the terms' first ``prefixLength`` bytes (the
@@ -66,10 +65,10 @@ enum FullTextTermGroup {
             let limit = min(previous.count, member.term.count)
             var shared = 0
             while shared < limit, previous[shared] == member.term[shared] { shared += 1 }
-            Varint.append(UInt64(shared), to: &out)
-            Varint.append(UInt64(member.term.count - shared), to: &out)
+            FullTextPostings.appendVarint(UInt64(shared), to: &out)
+            FullTextPostings.appendVarint(UInt64(member.term.count - shared), to: &out)
             out += member.term[shared...]
-            Varint.append(UInt64(member.postings.count), to: &out)
+            FullTextPostings.appendVarint(UInt64(member.postings.count), to: &out)
             out += member.postings
             previous = member.term
         }
@@ -81,7 +80,23 @@ enum FullTextTermGroup {
     static func forEachMember(in group: [UInt8],
                               _ body: (_ term: UnsafeBufferPointer<UInt8>, _ postings: Range<Int>) throws -> Bool) throws {
         try group.withUnsafeBufferPointer { bytes in
-            try FullTextPostings.forEachFrontCodedEntry(in: bytes, body)
+            // A term is never longer than the group it is front-coded in.
+            let term = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+            defer { term.deallocate() }
+            var termLength = 0
+            var reader = FullTextPostings.UnsafeVarintReader(bytes, from: 0)
+            while !reader.isAtEnd {
+                let shared = try reader.nextInt(), suffix = try reader.nextInt()
+                guard shared <= termLength, suffix <= reader.remaining else { throw FullTextPostingBlock.damaged }
+                let tail = reader.take(suffix)
+                for index in 0..<tail.count { term[shared + index] = tail[index] }
+                termLength = shared + tail.count
+                let length = try reader.nextInt()
+                guard length <= reader.remaining else { throw FullTextPostingBlock.damaged }
+                let start = bytes.count - reader.remaining
+                _ = reader.take(length)
+                guard try body(UnsafeBufferPointer(rebasing: term[..<termLength]), start..<(start + length)) else { return }
+            }
         }
     }
 
