@@ -279,17 +279,7 @@ package struct BLIPFrameReader: Sendable {
     }
 
     private mutating func uniqueInflater() throws -> InflateStream {
-        // Checked before binding the stream to a local, which would count as a second
-        // reference and copy the whole zlib state (its 32 KiB window) on every frame.
-        if isKnownUniquelyReferenced(&inflater), let existing = inflater { return existing }
-        if let shared = inflater {
-            let copy = try InflateStream(copying: shared)
-            inflater = copy
-            return copy
-        }
-        let created = try InflateStream()
-        inflater = created
-        return created
+        try InflateStream.unique(&inflater, copy: { try InflateStream(copying: $0) }, make: { try InflateStream() })
     }
 
     private static func describe(_ kind: BLIPMessage.Kind, _ number: UInt64) -> String {

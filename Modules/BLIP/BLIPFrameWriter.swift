@@ -149,17 +149,9 @@ package struct BLIPFrameWriter: Sendable {
 
     /// The deflate stream, created on first use and copied if another writer copy shares it.
     private mutating func uniqueDeflater() throws -> DeflateStream {
-        // Checked before binding the stream to a local, which would count as a second
-        // reference and copy the whole zlib state (hundreds of KiB) on every frame.
-        if isKnownUniquelyReferenced(&deflater), let existing = deflater { return existing }
-        if let shared = deflater {
-            let copy = try DeflateStream(copying: shared)
-            deflater = copy
-            return copy
-        }
-        let created = try DeflateStream(level: compressionLevel)
-        deflater = created
-        return created
+        let level = compressionLevel
+        return try DeflateStream.unique(&deflater, copy: { try DeflateStream(copying: $0) },
+                                        make: { try DeflateStream(level: level) })
     }
 
     /// `Deflater::_writeAndFlush`: compress `piece` gradually, flushing only when the rest is

@@ -44,6 +44,23 @@ final class ZlibStream<Direction>: @unchecked Sendable {
     }
 }
 
+extension ZlibStream {
+    /// The stream a value type holds in `stream`, made its own first (copy-on-write): the same
+    /// stream when no other copy of the holder shares it, else `copy` of it, or `make`'s new
+    /// one when there is none yet; stored back in `stream`.
+    @inline(__always)
+    static func unique(_ stream: inout ZlibStream?, copy: (ZlibStream) throws -> ZlibStream,
+                       make: () throws -> ZlibStream) throws -> ZlibStream {
+        // Checked before binding the stream to a local, which would count as a second
+        // reference and copy the whole zlib state (an inflater's 32 KiB window, a deflater's
+        // hundreds of KiB) on every frame.
+        if isKnownUniquelyReferenced(&stream), let existing = stream { return existing }
+        let unique = try stream.map(copy) ?? make()
+        stream = unique
+        return unique
+    }
+}
+
 /// The tags of ``ZlibStream``.
 enum ZlibDirection {
     /// Decompressing.

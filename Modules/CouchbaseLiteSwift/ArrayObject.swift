@@ -1,4 +1,3 @@
-import Fleece
 import Foundation
 
 /// A read-only array inside a document. Values are read lazily from the stored Fleece data.
@@ -7,10 +6,6 @@ public class ArrayObject: ArrayProtocol, Equatable, Hashable, Sequence {
 
     init(storage: ArrayStorage) {
         self.storage = storage
-    }
-
-    init(fleece: FleeceArray?, database: Database?, mutable: Bool) {
-        storage = ArrayStorage(source: fleece, database: database, isMutable: mutable)
     }
 
     /// The number of entries.
@@ -60,10 +55,6 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol {
 
     override init(storage: ArrayStorage) {
         super.init(storage: storage)
-    }
-
-    init(fleece: FleeceArray, database: Database?) {
-        super.init(storage: ArrayStorage(source: fleece, database: database, isMutable: true))
     }
 
     /// The value as a mutable array, or nil.

@@ -22,30 +22,22 @@ extension BlobStore {
     package func write(from stream: InputStream, chunkSize: Int = defaultChunkSize,
                        expecting expectedKey: BlobKey? = nil, expectedLength: Int64? = nil)
         throws(BlobStoreError) -> BlobKey {
-        guard chunkSize > 0 else {
-            throw BlobStoreError(.invalidArgument, "chunk size \(chunkSize) is not positive")
-        }
+        try Self.checkChunkSize(chunkSize)
         let openedHere = stream.streamStatus == .notOpen
         if openedHere { stream.open() }
         defer { if openedHere { stream.close() } }
         if stream.streamStatus == .error {
             throw BlobStoreError(.io, "cannot open the input stream for a blob", underlying: stream.streamError)
         }
-        let writer = try makeWriter()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { buffer.deallocate() }
-        let bytes = buffer.bindMemory(to: UInt8.self)
-        while true {
-            guard let base = bytes.baseAddress else { break }
-            let count = stream.read(base, maxLength: chunkSize)
-            if count < 0 {
-                writer.abort()
+        return try write(chunkSize: chunkSize, expecting: expectedKey, expectedLength: expectedLength) {
+            buffer, bytesSoFar throws(BlobStoreError) in
+            guard let base = buffer.bindMemory(to: UInt8.self).baseAddress else { return 0 }
+            let count = stream.read(base, maxLength: buffer.count)
+            guard count >= 0 else {
                 throw BlobStoreError(.io, "reading the input stream for a blob failed after "
-                    + "\(writer.length) bytes; nothing was stored", underlying: stream.streamError)
+                    + "\(bytesSoFar) bytes; nothing was stored", underlying: stream.streamError)
             }
-            if count == 0 { break }
-            try writer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            return count
         }
-        return try writer.finish(expecting: expectedKey, expectedLength: expectedLength)
     }
 }

@@ -1,4 +1,3 @@
-import Fleece
 import Foundation
 
 /// A read-only dictionary inside a document. Values are read lazily from the stored Fleece data.
@@ -7,10 +6,6 @@ public class DictionaryObject: DictionaryProtocol, Equatable, Hashable, Sequence
 
     init(storage: DictionaryStorage) {
         self.storage = storage
-    }
-
-    init(fleece: FleeceDict?, database: Database?, mutable: Bool) {
-        storage = DictionaryStorage(source: fleece, database: database, isMutable: mutable)
     }
 
     /// The number of entries.
@@ -86,10 +81,6 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
 
     override init(storage: DictionaryStorage) {
         super.init(storage: storage)
-    }
-
-    init(fleece: FleeceDict, database: Database?) {
-        super.init(storage: DictionaryStorage(source: fleece, database: database, isMutable: true))
     }
 
     /// The property as a mutable array, or nil.

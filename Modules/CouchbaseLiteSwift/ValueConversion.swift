@@ -21,15 +21,15 @@ enum ValueConversion {
         case .data: return Data(fleece.data ?? [])
         case .array:
             guard let array = fleece.array else { return NSNull() }
-            return mutable ? MutableArrayObject(fleece: array, database: database)
-                           : ArrayObject(fleece: array, database: database, mutable: false)
+            let storage = ArrayStorage(source: array, database: database, isMutable: mutable)
+            return mutable ? MutableArrayObject(storage: storage) : ArrayObject(storage: storage)
         case .dictionary:
             guard let dict = fleece.dictionary else { return NSNull() }
             if dict[BlobKeys.type]?.string == BlobKeys.blobType {
                 return Blob(properties: dict, database: database)
             }
-            return mutable ? MutableDictionaryObject(fleece: dict, database: database)
-                           : DictionaryObject(fleece: dict, database: database, mutable: false)
+            let storage = DictionaryStorage(source: dict, database: database, isMutable: mutable)
+            return mutable ? MutableDictionaryObject(storage: storage) : DictionaryObject(storage: storage)
         }
     }
 

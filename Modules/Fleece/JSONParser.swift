@@ -126,16 +126,9 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
     }
 
     mutating func parseObject(depth: Int) throws {
-        guard depth <= maximumDepth else { throw error("nesting is deeper than \(maximumDepth) levels") }
-        position += 1
+        let isEmpty = try entersContainer(depth: depth, closedBy: UInt8(ascii: "}"))
         encoder.beginDictionary()
-        try skipWhitespace()
-        if !atEnd && current == UInt8(ascii: "}") {
-            position += 1
-            encoder.endDictionary()
-            return
-        }
-        while true {
+        while !isEmpty {
             guard !atEnd else { throw error("unterminated object") }
             switch current {
             case UInt8(ascii: "\""):
@@ -156,18 +149,7 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
             position += 1
             try skipWhitespace()
             try parseValue(depth: depth)
-            try skipWhitespace()
-            guard !atEnd else { throw error("unterminated object") }
-            if current == UInt8(ascii: ",") {
-                position += 1
-                try skipWhitespace()
-                if json5 && !atEnd && current == UInt8(ascii: "}") { position += 1; break }
-            } else if current == UInt8(ascii: "}") {
-                position += 1
-                break
-            } else {
-                throw error("expected ',' or '}' in object")
-            }
+            if try endsContainer(closedBy: UInt8(ascii: "}"), "object") { break }
         }
         encoder.endDictionary()
     }
@@ -177,31 +159,42 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
     }
 
     mutating func parseArray(depth: Int) throws {
-        guard depth <= maximumDepth else { throw error("nesting is deeper than \(maximumDepth) levels") }
-        position += 1
+        let isEmpty = try entersContainer(depth: depth, closedBy: UInt8(ascii: "]"))
         encoder.beginArray()
-        try skipWhitespace()
-        if !atEnd && current == UInt8(ascii: "]") {
-            position += 1
-            encoder.endArray()
-            return
-        }
-        while true {
+        while !isEmpty {
             try parseValue(depth: depth)
-            try skipWhitespace()
-            guard !atEnd else { throw error("unterminated array") }
-            if current == UInt8(ascii: ",") {
-                position += 1
-                try skipWhitespace()
-                if json5 && !atEnd && current == UInt8(ascii: "]") { position += 1; break }
-            } else if current == UInt8(ascii: "]") {
-                position += 1
-                break
-            } else {
-                throw error("expected ',' or ']' in array")
-            }
+            if try endsContainer(closedBy: UInt8(ascii: "]"), "array") { break }
         }
         encoder.endArray()
+    }
+
+    /// At the bracket opening an object or array: checks the nesting depth, skips the bracket
+    /// and returns whether `close` follows at once (skipping it too: the container is empty).
+    @inline(__always)
+    mutating func entersContainer(depth: Int, closedBy close: UInt8) throws -> Bool {
+        guard depth <= maximumDepth else { throw error("nesting is deeper than \(maximumDepth) levels") }
+        position += 1
+        try skipWhitespace()
+        guard !atEnd && current == close else { return false }
+        position += 1
+        return true
+    }
+
+    /// After an item of an object or array: skips the `,` that follows it and returns false,
+    /// or skips `close` (after the comma too, in JSON5) and returns true.
+    @inline(__always)
+    mutating func endsContainer(closedBy close: UInt8, _ container: StaticString) throws -> Bool {
+        try skipWhitespace()
+        guard !atEnd else { throw error("unterminated \(container)") }
+        if current == UInt8(ascii: ",") {
+            position += 1
+            try skipWhitespace()
+            guard json5 && !atEnd && current == close else { return false }
+        } else if current != close {
+            throw error("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(container)")
+        }
+        position += 1
+        return true
     }
 
     // MARK: Strings
@@ -289,32 +282,29 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
             let escape = text[index + 1]
             index += 2
             switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(escape)
             case UInt8(ascii: "'") where json5: scratch.append(escape)
-            case UInt8(ascii: "b"): scratch.append(0x08)
-            case UInt8(ascii: "f"): scratch.append(0x0C)
-            case UInt8(ascii: "n"): scratch.append(0x0A)
-            case UInt8(ascii: "r"): scratch.append(0x0D)
-            case UInt8(ascii: "t"): scratch.append(0x09)
             case UInt8(ascii: "u"):
                 var scalar = try hex4(at: index)
                 index += 4
-                if scalar >= 0xD800 && scalar <= 0xDBFF {
+                if JSONEscape.isHighSurrogate(scalar) {
                     guard index + 6 <= text.count, text[index] == UInt8(ascii: "\\"), text[index + 1] == UInt8(ascii: "u") else {
                         throw error("invalid codepoint (lone surrogate \\u\(String(scalar, radix: 16, uppercase: true)))", at: index - 6)
                     }
                     let low = try hex4(at: index + 2)
-                    guard low >= 0xDC00 && low <= 0xDFFF else {
+                    guard JSONEscape.isLowSurrogate(low) else {
                         throw error("invalid codepoint (surrogate \\u\(String(scalar, radix: 16, uppercase: true)) not followed by a low surrogate)", at: index - 6)
                     }
                     index += 6
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
+                    scalar = JSONEscape.scalar(high: scalar, low: low)
+                } else if JSONEscape.isLowSurrogate(scalar) {
                     throw error("invalid codepoint (low surrogate \\u\(String(scalar, radix: 16, uppercase: true)) without a high one)", at: index - 6)
                 }
                 appendUTF8(scalar)
             default:
-                throw error("invalid escape '\\\(printable(escape))'", at: index - 2)
+                guard let byte = JSONEscape.byte(for: escape) else {
+                    throw error("invalid escape '\\\(printable(escape))'", at: index - 2)
+                }
+                scratch.append(byte)
             }
             runStart = index
             index = scanToSpecialByte(from: index, quote: quote, sawHighByte: &sawHighByte)
@@ -327,17 +317,8 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
 
     func hex4(at index: Int) throws -> UInt32 {
         guard index + 4 <= text.count else { throw error("\\u escape too short", at: index - 2) }
-        var value: UInt32 = 0
-        for offset in 0..<4 {
-            let byte = text[index + offset]
-            let digit: UInt8
-            switch byte {
-            case 0x30...0x39: digit = byte - 0x30
-            case 0x41...0x46: digit = byte - 0x41 + 10
-            case 0x61...0x66: digit = byte - 0x61 + 10
-            default: throw error("\\u escape too short or not hexadecimal", at: index - 2)
-            }
-            value = value << 4 | UInt32(digit)
+        guard let value = JSONEscape.hex4(text, at: index) else {
+            throw error("\\u escape too short or not hexadecimal", at: index - 2)
         }
         return value
     }

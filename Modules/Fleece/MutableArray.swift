@@ -78,30 +78,16 @@ package final class MutableArray {
 
     /// The dictionary at `index`, made mutable in place (nil when it is not a dictionary).
     package func mutableDictionary(at index: Int) -> MutableDict? {
-        guard index >= 0 && index < items.count else { return nil }
-        switch items[index] {
-        case let .dictionary(dict): return dict
-        case let .fleece(value):
-            guard let dict = value.dictionary else { return nil }
-            let mutable = MutableDict(dict)
-            items[index] = .dictionary(mutable)
-            return mutable
-        default: return nil
-        }
+        guard index >= 0 && index < items.count, case let (dict, isCopy)? = items[index].mutableDictionary else { return nil }
+        if isCopy { items[index] = .dictionary(dict) }
+        return dict
     }
 
     /// The array at `index`, made mutable in place (nil when it is not an array).
     package func mutableArray(at index: Int) -> MutableArray? {
-        guard index >= 0 && index < items.count else { return nil }
-        switch items[index] {
-        case let .array(array): return array
-        case let .fleece(value):
-            guard let array = value.array else { return nil }
-            let mutable = MutableArray(array)
-            items[index] = .array(mutable)
-            return mutable
-        default: return nil
-        }
+        guard index >= 0 && index < items.count, case let (array, isCopy)? = items[index].mutableArray else { return nil }
+        if isCopy { items[index] = .array(array) }
+        return array
     }
 
     /// Writes the array into `encoder`.

@@ -84,30 +84,22 @@ package final class MutableDict {
 
     /// The dictionary for `key`, made mutable in place (nil when it is not a dictionary).
     package func mutableDictionary(forKey key: String) -> MutableDict? {
-        switch self[key] {
-        case let .dictionary(dict)?: return dict
-        case let .fleece(value)?:
-            guard let dict = value.dictionary else { return nil }
-            let mutable = MutableDict(dict)
-            changes[key] = .some(.dictionary(mutable))
-            isChanged = true
-            return mutable
-        default: return nil
-        }
+        guard case let (dict, isCopy)? = self[key]?.mutableDictionary else { return nil }
+        if isCopy { replace(key, with: .dictionary(dict)) }
+        return dict
     }
 
     /// The array for `key`, made mutable in place (nil when it is not an array).
     package func mutableArray(forKey key: String) -> MutableArray? {
-        switch self[key] {
-        case let .array(array)?: return array
-        case let .fleece(value)?:
-            guard let array = value.array else { return nil }
-            let mutable = MutableArray(array)
-            changes[key] = .some(.array(mutable))
-            isChanged = true
-            return mutable
-        default: return nil
-        }
+        guard case let (array, isCopy)? = self[key]?.mutableArray else { return nil }
+        if isCopy { replace(key, with: .array(array)) }
+        return array
+    }
+
+    /// Puts the mutable copy of a read container in the place of the original.
+    private func replace(_ key: String, with copy: MutableValue) {
+        changes[key] = .some(copy)
+        isChanged = true
     }
 
     /// The keys, in the order the dictionary encodes them.

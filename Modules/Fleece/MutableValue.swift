@@ -41,6 +41,20 @@ package enum MutableValue {
         }
     }
 
+    /// The dictionary this holds, as a mutable one: the nested one, or a copy of one read from
+    /// Fleece (`isCopy`: the container must store it in this value's place, so that changes
+    /// made to it are kept); nil when this is not a dictionary.
+    package var mutableDictionary: (MutableDict, isCopy: Bool)? {
+        if case let .dictionary(dict) = self { return (dict, false) }
+        return fleeceValue?.dictionary.map { (MutableDict($0), true) }
+    }
+
+    /// The array this holds, as a mutable one (see ``mutableDictionary``).
+    package var mutableArray: (MutableArray, isCopy: Bool)? {
+        if case let .array(array) = self { return (array, false) }
+        return fleeceValue?.array.map { (MutableArray($0), true) }
+    }
+
     /// The read value, when this is one.
     package var fleeceValue: FleeceValue? {
         if case let .fleece(value) = self { return value }

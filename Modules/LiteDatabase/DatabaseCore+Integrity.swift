@@ -43,15 +43,9 @@ extension DatabaseCore {
             problems.append("document \"\(record.key)\": the record says revision "
                             + "\((try? RevisionID(binary: record.version))?.string ?? "?") but the tree's current one is \(current.string)")
         }
-        for revision in document.tree.revisions {
-            guard let body = revision.body, !body.isEmpty else { continue }
-            let fleece: FleeceDocument
-            do {
-                fleece = try FleeceDocument(bytes: body, sharedKeys: sharedKeys)
-            } catch {
-                problems.append("document \"\(record.key)\": the body of revision \(revision.id.string) is not valid Fleece (\(error))")
-                continue
-            }
+        try forEachRevisionBody(of: document, ifUnreadable: { revision, error in
+            problems.append("document \"\(record.key)\": the body of revision \(revision.id.string) is not valid Fleece (\(error))")
+        }) { revision, fleece in
             if let unknown = Self.unknownSharedKey(in: fleece.root, count: sharedKeyCount) {
                 problems.append("document \"\(record.key)\": revision \(revision.id.string) uses shared key \(unknown), "
                                 + "which the shared-key table (\(sharedKeyCount) keys) does not have")

@@ -15,19 +15,14 @@ extension DatabaseCore {
         }
         while let record = try DatabaseError.mapping("listing documents with blobs", { try enumerator.next() }) {
             let document = try StoredDocument(record: record)
-            for revision in document.tree.revisions {
-                guard let body = revision.body, !body.isEmpty else { continue }
-                // A body that cannot be read may refer to blobs: stop rather than delete them.
-                let fleece: FleeceDocument
-                do {
-                    fleece = try FleeceDocument(bytes: body, sharedKeys: sharedKeys)
-                } catch {
-                    throw DatabaseError(.corruptRevisionData,
-                                        "document \"\(document.id)\": the body of revision \(revision.id.string) cannot be "
-                                        + "read, so its blobs cannot be told apart from unused ones; nothing was "
-                                        + "deleted (run an integrity check, then purge or repair the document)",
-                                        underlying: error)
-                }
+            // A body that cannot be read may refer to blobs: stop rather than delete them.
+            try forEachRevisionBody(of: document, ifUnreadable: { revision, error in
+                throw DatabaseError(.corruptRevisionData,
+                                    "document \"\(document.id)\": the body of revision \(revision.id.string) cannot be "
+                                    + "read, so its blobs cannot be told apart from unused ones; nothing was "
+                                    + "deleted (run an integrity check, then purge or repair the document)",
+                                    underlying: error)
+            }) { _, fleece in
                 for blob in BlobReferences.blobDictionaries(fleece.root) {
                     guard let digest = blob["digest"]?.string else { continue }
                     do {
@@ -40,6 +35,26 @@ extension DatabaseCore {
             }
         }
         return keys
+    }
+
+    /// Calls `visit` with each kept revision body of `document` read as Fleece. A body that is
+    /// not valid Fleece goes to `ifUnreadable` instead, which throws to stop the walk (blob
+    /// collection, which must not guess) or returns to go on (the integrity check, which lists
+    /// it).
+    func forEachRevisionBody(of document: StoredDocument,
+                             ifUnreadable: (Revision, any Error) throws -> Void,
+                             _ visit: (Revision, FleeceDocument) throws -> Void) throws {
+        for revision in document.tree.revisions {
+            guard let body = revision.body, !body.isEmpty else { continue }
+            let fleece: FleeceDocument
+            do {
+                fleece = try FleeceDocument(bytes: body, sharedKeys: sharedKeys)
+            } catch {
+                try ifUnreadable(revision, error)
+                continue
+            }
+            try visit(revision, fleece)
+        }
     }
 
     /// Compacts the data file and deletes blobs no kept revision refers to.

@@ -1,4 +1,5 @@
 import Crypto
+import LiteSupport
 
 /// A revision ID of the 2.x revision-tree scheme: a generation and a digest, written in ASCII as
 /// `<generation>-<lowercase hex digest>` and stored in binary as `varint(generation) ‖ digest`.
@@ -64,25 +65,21 @@ package struct RevisionID: Hashable, Sendable {
 
     /// Decodes the binary form stored in the `version` column and in revision trees.
     package init(binary bytes: some Collection<UInt8>) throws {
-        var generation: UInt64 = 0
-        var shift: UInt64 = 0
-        var iterator = bytes.makeIterator()
-        var consumed = 0
-        while true {
-            guard let byte = iterator.next() else {
-                throw DatabaseError(.badRevisionID, "binary revision ID is truncated")
+        var digestStart = bytes.startIndex
+        let generation: UInt64
+        do throws(Varint.Failure) {
+            generation = try Varint.read(bytes, at: &digestStart, end: bytes.endIndex)
+        } catch {
+            switch error {
+            case .truncated: throw DatabaseError(.badRevisionID, "binary revision ID is truncated")
+            case .overflow: throw DatabaseError(.badRevisionID, "binary revision ID has an overlong generation")
             }
-            consumed += 1
-            guard shift < 64 else { throw DatabaseError(.badRevisionID, "binary revision ID has an overlong generation") }
-            generation |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { break }
-            shift += 7
         }
         // A zero generation marks a version-vector ("clock") ID, which 2.x trees never hold.
         guard generation > 0 else {
             throw DatabaseError(.badRevisionID, "binary revision ID has generation 0 (not a tree revision ID)")
         }
-        let digest = Array(bytes.dropFirst(consumed))
+        let digest = Array(bytes[digestStart...])
         guard !digest.isEmpty else { throw DatabaseError(.badRevisionID, "binary revision ID has no digest") }
         self.init(generation: generation, digest: digest)
     }
@@ -119,12 +116,7 @@ package struct RevisionID: Hashable, Sendable {
     package var binary: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digest.count + 3)
-        var value = generation
-        while value >= 0x80 {
-            bytes.append(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
+        Varint.append(generation, to: &bytes)
         bytes.append(contentsOf: digest)
         return bytes
     }

@@ -1,3 +1,4 @@
+import LiteSupport
 /// LiteCore's binary revision-tree format (the 2.x `body` column).
 ///
 /// Layout: revisions one after another, each `u32be size ‖ u16be parentIndex (0xFFFF = none) ‖
@@ -26,7 +27,7 @@ enum RevisionTreeCodec {
         })
         for revision in revisions {
             let id = revision.id.binary
-            let sequence = varint(revision.sequence)
+            let sequence = Varint.encode(revision.sequence)
             let size = fixedHeaderSize + id.count + sequence.count + (revision.body?.count ?? 0)
             guard id.count <= Int(UInt8.max) else {
                 throw DatabaseError(.badRevisionID, "revision ID \(revision.id.string.prefix(40))… is too long to store")
@@ -74,7 +75,7 @@ enum RevisionTreeCodec {
             }
             let id = try RevisionID(binary: bytes[idStart..<(idStart + idLength)])
             var cursor = idStart + idLength
-            guard let sequence = readVarint(bytes, at: &cursor, end: end) else {
+            guard let sequence = try? Varint.read(bytes, at: &cursor, end: end) else {   // the cause: a malformed number
                 throw corrupt("revision \(id) has a malformed sequence")
             }
             let body: [UInt8]? = flags & hasBodyFlag != 0 ? Array(bytes[cursor..<end]) : nil
@@ -165,30 +166,6 @@ enum RevisionTreeCodec {
 
     private static func corrupt(_ reason: String) -> DatabaseError {
         DatabaseError(.corruptRevisionData, "the document's revision tree is corrupt: \(reason)")
-    }
-
-    private static func varint(_ value: UInt64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-        return bytes
-    }
-
-    private static func readVarint(_ bytes: [UInt8], at cursor: inout Int, end: Int) -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while cursor < end, shift < 64 {
-            let byte = bytes[cursor]
-            cursor += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value }
-            shift += 7
-        }
-        return nil
     }
 
     private static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {

@@ -27,4 +27,19 @@ package enum StoreName {
             }
         }
     }
+
+    /// What opening a missing store throws in a file opened read-only, where it cannot be made.
+    package static func missingInReadOnlyFile(_ kind: String, _ name: String, engine: String,
+                                              path: String) -> StorageError {
+        StorageError(.notFound, "\(engine) database \"\(path)\" has no \(kind) \"\(name)\" "
+                     + "(opened read-only, so it cannot be created)")
+    }
+
+    /// `store`, or the one another thread put in `stores` under `name` first: engines make a
+    /// store object outside their lock, and every caller must get the same one.
+    package static func register<Store>(_ store: Store, as name: String, in stores: inout [String: Store]) -> Store {
+        if let existing = stores[name] { return existing }
+        stores[name] = store
+        return store
+    }
 }

@@ -29,6 +29,24 @@ extension RocksDBDataFile {
         return next
     }
 
+    /// Store `name` of `kind`, created when missing; one object per name, kept in `cache`.
+    private func store<Store>(_ kind: RocksDBLayout.Kind, _ name: String,
+                              cache: WritableKeyPath<Catalog, [String: Store]>,
+                              make: (UInt32) -> Store) throws -> Store {
+        try StoreName.validate(name)
+        try checkOpen()
+        if let store = catalog.withLock({ $0[keyPath: cache][name] }) { return store }
+        var id = try storeID(kind, name, view: try view())
+        if id == nil {
+            guard !isReadOnly else {
+                throw StoreName.missingInReadOnlyFile(kind.description, name, engine: "RocksDB", path: path)
+            }
+            id = try write { txn in try createStore(kind, name, in: txn) }
+        }
+        let made = make(id ?? 0)
+        return catalog.withLock { StoreName.register(made, as: name, in: &$0[keyPath: cache]) }
+    }
+
     private func names(_ kind: RocksDBLayout.Kind) throws -> [String] {
         let prefix = RocksDBLayout.catalogPrefix(kind)
         let iterator = try handle.iterator(view: try view(), lower: prefix,
@@ -47,23 +65,7 @@ extension RocksDBDataFile {
 
     /// The key store `name`, created when missing.
     package func keyStore(_ name: String) throws -> any KeyStore {
-        try StoreName.validate(name)
-        try checkOpen()
-        if let store = catalog.withLock({ $0.keyStores[name] }) { return store }
-        var id = try storeID(.keyStore, name, view: try view())
-        if id == nil {
-            guard !isReadOnly else {
-                throw StorageError(.notFound, "RocksDB database \"\(path)\" has no key store \"\(name)\" "
-                                   + "(opened read-only, so it cannot be created)")
-            }
-            id = try write { txn in try createStore(.keyStore, name, in: txn) }
-        }
-        let store = RocksDBKeyStore(name: name, id: id ?? 0, file: self)
-        return catalog.withLock { state in
-            if let existing = state.keyStores[name] { return existing }
-            state.keyStores[name] = store
-            return store
-        }
+        try store(.keyStore, name, cache: \.keyStores) { RocksDBKeyStore(name: name, id: $0, file: self) }
     }
 
     /// Names of the key stores, sorted.
@@ -71,42 +73,16 @@ extension RocksDBDataFile {
 
     /// Deletes key store `name` with its records, sequence and expiration entries and counters.
     package func deleteKeyStore(_ name: String) throws {
-        try StoreName.validate(name)
-        try write { txn in
-            let batch = try batch(txn)
-            guard let id = try storeID(.keyStore, name, view: .transaction(batch)) else { return }
-            for tag in [RocksDBLayout.recordTag, RocksDBLayout.sequenceTag, RocksDBLayout.expirationTag,
-                        RocksDBLayout.metaTag] {
-                let prefix = RocksDBLayout.prefix(tag, id)
-                try deleteRange(lower: prefix, upper: ByteKeyRange.successor(ofPrefix: prefix), in: batch)
-            }
-            delete(RocksDBLayout.catalogKey(.keyStore, name), in: batch)
-            transaction?.stores[id] = nil
-        }
-        catalog.withLock { _ = $0.keyStores.removeValue(forKey: name) }
+        try deleteStore(.keyStore, name, cache: \.keyStores,
+                        tags: [RocksDBLayout.recordTag, RocksDBLayout.sequenceTag, RocksDBLayout.expirationTag,
+                               RocksDBLayout.metaTag])
     }
 
     // MARK: Byte-key stores
 
     /// The byte-key store `name`, created when missing.
     package func byteKeyStore(_ name: String) throws -> any ByteKeyStore {
-        try StoreName.validate(name)
-        try checkOpen()
-        if let store = catalog.withLock({ $0.byteStores[name] }) { return store }
-        var id = try storeID(.byteKeyStore, name, view: try view())
-        if id == nil {
-            guard !isReadOnly else {
-                throw StorageError(.notFound, "RocksDB database \"\(path)\" has no byte-key store \"\(name)\" "
-                                   + "(opened read-only, so it cannot be created)")
-            }
-            id = try write { txn in try createStore(.byteKeyStore, name, in: txn) }
-        }
-        let store = RocksDBByteKeyStore(name: name, id: id ?? 0, file: self)
-        return catalog.withLock { state in
-            if let existing = state.byteStores[name] { return existing }
-            state.byteStores[name] = store
-            return store
-        }
+        try store(.byteKeyStore, name, cache: \.byteStores) { RocksDBByteKeyStore(name: name, id: $0, file: self) }
     }
 
     /// Names of the byte-key stores, sorted.
@@ -114,14 +90,24 @@ extension RocksDBDataFile {
 
     /// Deletes byte-key store `name` and its entries.
     package func deleteByteKeyStore(_ name: String) throws {
+        try deleteStore(.byteKeyStore, name, cache: \.byteStores, tags: [RocksDBLayout.byteKeyTag])
+    }
+
+    /// Deletes store `name` of `kind`: its catalog entry, every entry under `tags` with its
+    /// ID, and its counters.
+    private func deleteStore<Store>(_ kind: RocksDBLayout.Kind, _ name: String,
+                                    cache: WritableKeyPath<Catalog, [String: Store]>, tags: [UInt8]) throws {
         try StoreName.validate(name)
         try write { txn in
             let batch = try batch(txn)
-            guard let id = try storeID(.byteKeyStore, name, view: .transaction(batch)) else { return }
-            let prefix = RocksDBLayout.prefix(RocksDBLayout.byteKeyTag, id)
-            try deleteRange(lower: prefix, upper: ByteKeyRange.successor(ofPrefix: prefix), in: batch)
-            delete(RocksDBLayout.catalogKey(.byteKeyStore, name), in: batch)
+            guard let id = try storeID(kind, name, view: .transaction(batch)) else { return }
+            for tag in tags {
+                let prefix = RocksDBLayout.prefix(tag, id)
+                try deleteRange(lower: prefix, upper: ByteKeyRange.successor(ofPrefix: prefix), in: batch)
+            }
+            delete(RocksDBLayout.catalogKey(kind, name), in: batch)
+            transaction?.stores[id] = nil
         }
-        catalog.withLock { _ = $0.byteStores.removeValue(forKey: name) }
+        catalog.withLock { _ = $0[keyPath: cache].removeValue(forKey: name) }
     }
 }

@@ -134,8 +134,7 @@ final class RocksDBIterator {
     var key: UnsafeRawBufferPointer {
         switch current {
         case .database?:
-            var length = 0
-            return UnsafeRawBufferPointer(start: handle.map { rocksdb_iter_key($0, &length) } ?? nil, count: length)
+            return databaseBytes(rocksdb_iter_key)
         case .overlay?:
             // The overlay array lives as long as the iterator and is never mutated.
             return overlay[overlayIndex].key.withUnsafeBytes { $0 }
@@ -148,13 +147,21 @@ final class RocksDBIterator {
     var value: UnsafeRawBufferPointer {
         switch current {
         case .database?:
-            var length = 0
-            return UnsafeRawBufferPointer(start: handle.map { rocksdb_iter_value($0, &length) } ?? nil, count: length)
+            return databaseBytes(rocksdb_iter_value)
         case .overlay?:
             return (overlay[overlayIndex].value ?? []).withUnsafeBytes { $0 }
         case nil:
             return UnsafeRawBufferPointer(start: nil, count: 0)
         }
+    }
+
+    /// The current entry's key or value (`read` is `rocksdb_iter_key` or `rocksdb_iter_value`).
+    @inline(__always)
+    private func databaseBytes(
+        _ read: (OpaquePointer?, UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>?
+    ) -> UnsafeRawBufferPointer {
+        var length = 0
+        return UnsafeRawBufferPointer(start: handle.map { read($0, &length) } ?? nil, count: length)
     }
 
     /// memcmp order: the byte order RocksDB's default comparator uses.

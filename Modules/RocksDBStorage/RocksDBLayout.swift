@@ -27,9 +27,11 @@ enum RocksDBLayout {
     static let metaTag: UInt8 = 0x13
     static let byteKeyTag: UInt8 = 0x20
 
-    enum Kind: UInt8 {
+    enum Kind: UInt8, CustomStringConvertible {
         case keyStore = 1
         case byteKeyStore = 2
+
+        var description: String { self == .keyStore ? "key store" : "byte-key store" }
     }
 
     static func catalogKey(_ kind: Kind, _ name: String) -> [UInt8] {

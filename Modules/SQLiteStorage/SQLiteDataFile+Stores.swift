@@ -16,10 +16,7 @@ extension SQLiteDataFile {
                                + "Lite's own tables, not a key store")
         }
         if !exists {
-            guard !isReadOnly else {
-                throw StorageError(.notFound, "SQLite database \"\(path)\" has no key store \"\(name)\" "
-                                   + "(opened read-only, so it cannot be created)")
-            }
+            guard !isReadOnly else { throw StoreName.missingInReadOnlyFile("key store", name, engine: "SQLite", path: path) }
             try write { txn in
                 try withWriter(txn) { writer in
                     // Another writer may have made it since the check above.
@@ -32,30 +29,20 @@ extension SQLiteDataFile {
             schema.withLock { _ = $0.sequenceIndexed.insert(name) }
         }
         let store = SQLiteKeyStore(name: name, file: self)
-        return schema.withLock { state in
-            if let existing = state.keyStores[name] { return existing }
-            state.keyStores[name] = store
-            return store
-        }
+        return schema.withLock { StoreName.register(store, as: name, in: &$0.keyStores) }
     }
 
     /// Names of the key stores: tables `kv_<name>` with exactly the key-store columns. LiteCore
     /// has other `kv_` tables (2.0's `kv_fts_map`, FTS4 tables `kv_x::y` and their shadow
     /// tables, array-index tables `kv_x:unnest:path`) that must never be taken for key stores.
     package func keyStoreNames() throws -> [String] {
-        try withReader { connection in
-            let statement = try connection.cached("""
-                SELECT substr(m.name, 4) FROM sqlite_master m WHERE m.type='table' AND m.name GLOB 'kv_*' \
-                AND m.sql NOT GLOB 'CREATE VIRTUAL TABLE*' \
-                AND (SELECT group_concat(c.name, ',') FROM (SELECT name FROM pragma_table_info(m.name) ORDER BY cid) c) \
-                IN ('key,sequence,flags,version,body', 'key,sequence,flags,version,body,expiration') \
-                ORDER BY m.name
-                """)
-            defer { statement.reset() }
-            var names: [String] = []
-            while try statement.step() { names.append(statement.text(0)) }
-            return names.sorted()
-        }
+        try sortedNames("""
+            SELECT substr(m.name, 4) FROM sqlite_master m WHERE m.type='table' AND m.name GLOB 'kv_*' \
+            AND m.sql NOT GLOB 'CREATE VIRTUAL TABLE*' \
+            AND (SELECT group_concat(c.name, ',') FROM (SELECT name FROM pragma_table_info(m.name) ORDER BY cid) c) \
+            IN ('key,sequence,flags,version,body', 'key,sequence,flags,version,body,expiration') \
+            ORDER BY m.name
+            """)
     }
 
     /// Drops `kv_<name>` and its `kvmeta` row.
@@ -87,30 +74,16 @@ extension SQLiteDataFile {
         if let store = schema.withLock({ $0.byteStores[name] }) { return store }
         let table = SQLiteSchema.byteTable(name)
         if try !withReader({ try tableExists(table, $0) }) {
-            guard !isReadOnly else {
-                throw StorageError(.notFound, "SQLite database \"\(path)\" has no byte-key store \"\(name)\" "
-                                   + "(opened read-only, so it cannot be created)")
-            }
+            guard !isReadOnly else { throw StoreName.missingInReadOnlyFile("byte-key store", name, engine: "SQLite", path: path) }
             try write { txn in try withWriter(txn) { try $0.execute(SQLiteSchema.createByteKeyStore(name)) } }
         }
         let store = SQLiteByteKeyStore(name: name, file: self)
-        return schema.withLock { state in
-            if let existing = state.byteStores[name] { return existing }
-            state.byteStores[name] = store
-            return store
-        }
+        return schema.withLock { StoreName.register(store, as: name, in: &$0.byteStores) }
     }
 
     /// Names of the byte-key stores (tables `bk_<name>`).
     package func byteKeyStoreNames() throws -> [String] {
-        try withReader { connection in
-            let statement = try connection.cached(
-                "SELECT substr(name, 4) FROM sqlite_master WHERE type='table' AND name GLOB 'bk_*'")
-            defer { statement.reset() }
-            var names: [String] = []
-            while try statement.step() { names.append(statement.text(0)) }
-            return names.sorted()
-        }
+        try sortedNames("SELECT substr(name, 4) FROM sqlite_master WHERE type='table' AND name GLOB 'bk_*'")
     }
 
     /// Drops `bk_<name>`.
@@ -125,6 +98,17 @@ extension SQLiteDataFile {
     }
 
     // MARK: Schema knowledge
+
+    /// The first column of every row `sql` returns, sorted.
+    private func sortedNames(_ sql: String) throws -> [String] {
+        try withReader { connection in
+            let statement = try connection.cached(sql)
+            defer { statement.reset() }
+            var names: [String] = []
+            while try statement.step() { names.append(statement.text(0)) }
+            return names.sorted()
+        }
+    }
 
     func tableExists(_ table: String, _ connection: SQLiteConnection) throws -> Bool {
         let statement = try connection.cached("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?")

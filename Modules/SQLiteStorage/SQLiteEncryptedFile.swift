@@ -134,6 +134,21 @@ final class SQLiteEncryptedFile {
             return readPage(into: UnsafeMutableRawBufferPointer(start: buffer, count: size), number: offset / Int64(size) + 1)
         }
         // A fragment (SQLite reads the header, or the change counter, out of page 1).
+        return forEachPage(touching: offset, count, pageSize: size) { page, _, inPage, inBuffer in
+            UnsafeMutableRawBufferPointer(start: buffer + inBuffer, count: inPage.count)
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: page[inPage]))
+            return SQLITE_OK
+        }
+    }
+
+    /// Reads each page that the `count` bytes at `offset` touch (a page past the end reads as
+    /// zeros) and calls `body` with it, its number, the part of it in that span and where that
+    /// part starts from `offset`. Stops at the first failure of a read or of `body`; otherwise
+    /// `SQLITE_IOERR_SHORT_READ` if a page was past the end, else `SQLITE_OK`.
+    private func forEachPage(
+        touching offset: Int64, _ count: Int, pageSize size: Int,
+        _ body: (_ page: UnsafeMutableRawBufferPointer, _ number: Int64, _ inPage: Range<Int>, _ inBuffer: Int) -> Int32
+    ) -> Int32 {
         var page = [UInt8](repeating: 0, count: size)
         var result = SQLITE_OK
         var position = offset
@@ -141,17 +156,18 @@ final class SQLiteEncryptedFile {
         while position < end {
             let number = position / Int64(size) + 1
             let pageStart = (number - 1) * Int64(size)
-            let pageResult = page.withUnsafeMutableBytes { readPage(into: $0, number: number) }
+            let from = Int(position - pageStart)
+            let length = Int(min(end, pageStart + Int64(size)) - position)
+            let pageResult = page.withUnsafeMutableBytes { page in
+                let read = readPage(into: page, number: number)
+                guard read == SQLITE_OK || read == SQLITE_IOERR_SHORT_READ else { return read }
+                let done = body(page, number, from..<(from + length), Int(position - offset))
+                return done == SQLITE_OK ? read : done
+            }
             if pageResult == SQLITE_IOERR_SHORT_READ {
                 result = SQLITE_IOERR_SHORT_READ
             } else if pageResult != SQLITE_OK {
                 return pageResult
-            }
-            let from = Int(position - pageStart)
-            let length = Int(min(end, pageStart + Int64(size)) - position)
-            page.withUnsafeBytes {
-                UnsafeMutableRawBufferPointer(start: buffer + Int(position - offset), count: length)
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[from..<from + length]))
             }
             position += Int64(length)
         }
@@ -187,25 +203,13 @@ final class SQLiteEncryptedFile {
         // Anything smaller: read, patch and reseal each page it touches.
         let size = databasePageSize()
         guard size != 0 else { return SQLITE_IOERR_WRITE }
-        var page = [UInt8](repeating: 0, count: size)
-        var position = offset
-        let end = offset + Int64(count)
-        while position < end {
-            let number = position / Int64(size) + 1
-            let pageStart = (number - 1) * Int64(size)
-            let readResult = page.withUnsafeMutableBytes { readPage(into: $0, number: number) }
-            guard readResult == SQLITE_OK || readResult == SQLITE_IOERR_SHORT_READ else { return readResult }
-            let from = Int(position - pageStart)
-            let length = Int(min(end, pageStart + Int64(size)) - position)
-            page.withUnsafeMutableBytes {
-                UnsafeMutableRawBufferPointer(rebasing: $0[from..<from + length])
-                    .copyMemory(from: UnsafeRawBufferPointer(start: buffer + Int(position - offset), count: length))
-            }
-            let result = page.withUnsafeMutableBytes { writePage($0, number: number) }
-            guard result == SQLITE_OK else { return result }
-            position += Int64(length)
+        let result = forEachPage(touching: offset, count, pageSize: size) { page, number, inPage, inBuffer in
+            UnsafeMutableRawBufferPointer(rebasing: page[inPage])
+                .copyMemory(from: UnsafeRawBufferPointer(start: buffer + inBuffer, count: inPage.count))
+            return writePage(page, number: number)
         }
-        return SQLITE_OK
+        // A page past the end was patched from zeros and written: that is how the file grows.
+        return result == SQLITE_IOERR_SHORT_READ ? SQLITE_OK : result
     }
 
     /// Seals a plaintext page (a copy SQLite does not see again) and writes it.

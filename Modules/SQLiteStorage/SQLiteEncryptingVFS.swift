@@ -69,19 +69,12 @@ enum SQLiteEncryptingVFS {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(32)
         for index in stride(from: 0, to: 64, by: 2) {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            guard let high = HexText.digitValue(digits[index]), let low = HexText.digitValue(digits[index + 1]) else {
+                return nil
+            }
             bytes.append(high << 4 | low)
         }
         return AES256Key(bytes: bytes).map(SQLitePageCipher.init(key:))
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     fileprivate static func open(_ vfs: UnsafeMutablePointer<sqlite3_vfs>?, _ name: sqlite3_filename?,
@@ -139,22 +132,13 @@ enum SQLiteEncryptingVFS {
             return encrypted.write(buffer, Int(count), offset)
         }
         methods.xTruncate = { file, size in
-            guard let encrypted = context(file) else { return SQLITE_IOERR_TRUNCATE }
-            let flushed = encrypted.flush()
-            guard flushed == SQLITE_OK else { return flushed }
-            return encrypted.real.pointee.pMethods?.pointee.xTruncate?(encrypted.real, size) ?? SQLITE_IOERR_TRUNCATE
+            afterFlushing(file, orFail: SQLITE_IOERR_TRUNCATE) { real, methods in methods.xTruncate?(real, size) }
         }
         methods.xSync = { file, flags in
-            guard let encrypted = context(file) else { return SQLITE_IOERR_FSYNC }
-            let flushed = encrypted.flush()
-            guard flushed == SQLITE_OK else { return flushed }
-            return encrypted.real.pointee.pMethods?.pointee.xSync?(encrypted.real, flags) ?? SQLITE_IOERR_FSYNC
+            afterFlushing(file, orFail: SQLITE_IOERR_FSYNC) { real, methods in methods.xSync?(real, flags) }
         }
         methods.xFileSize = { file, size in
-            guard let encrypted = context(file) else { return SQLITE_IOERR_FSTAT }
-            let flushed = encrypted.flush()
-            guard flushed == SQLITE_OK else { return flushed }
-            return encrypted.real.pointee.pMethods?.pointee.xFileSize?(encrypted.real, size) ?? SQLITE_IOERR_FSTAT
+            afterFlushing(file, orFail: SQLITE_IOERR_FSTAT) { real, methods in methods.xFileSize?(real, size) }
         }
         methods.xLock = { file, level in
             guard let real = context(file)?.real else { return SQLITE_IOERR_LOCK }
@@ -222,6 +206,17 @@ private func baseVFS(_ vfs: UnsafeMutablePointer<sqlite3_vfs>?) -> UnsafeMutable
 
 private func realFile(_ file: UnsafeMutablePointer<sqlite3_file>) -> UnsafeMutablePointer<sqlite3_file> {
     (UnsafeMutableRawPointer(file) + vfsFileHeaderSize).assumingMemoryBound(to: sqlite3_file.self)
+}
+
+/// `call` on the real file once the held-back part of a WAL frame is written (a truncate, sync
+/// or size must see every byte SQLite wrote); `failure` when the file or the method is missing.
+private func afterFlushing(_ file: UnsafeMutablePointer<sqlite3_file>?, orFail failure: Int32,
+                           _ call: (UnsafeMutablePointer<sqlite3_file>, sqlite3_io_methods) -> Int32?) -> Int32 {
+    guard let encrypted = context(file) else { return failure }
+    let flushed = encrypted.flush()
+    guard flushed == SQLITE_OK else { return flushed }
+    guard let methods = encrypted.real.pointee.pMethods?.pointee else { return failure }
+    return call(encrypted.real, methods) ?? failure
 }
 
 private func context(_ file: UnsafeMutablePointer<sqlite3_file>?) -> SQLiteEncryptedFile? {

@@ -71,23 +71,23 @@ package final class SQLiteKeyStore: KeyStore, Sendable {
 
     /// The record with this key, or `nil`.
     package func get(_ key: String, content: RecordContent) throws -> Record? {
-        try file.withReader { connection in
-            let expiration = try file.hasExpirationColumn(name, connection)
-            let statement = try connection.cached(sql.byKey[content == .all ? 1 : 0][expiration ? 1 : 0])
-            defer { statement.reset() }
-            statement.bind(1, key)
-            guard try statement.step() else { return nil }
-            return Self.record(statement, content: content, expiration: expiration)
-        }
+        try record(sql.byKey, content: content) { $0.bind(1, key) }
     }
 
     /// The record with this sequence, or `nil`.
     package func get(sequence: UInt64, content: RecordContent) throws -> Record? {
+        try record(sql.bySequence, content: content) { $0.bind(1, sequence) }
+    }
+
+    /// The record one of `selects` (by content, then by whether the table has the expiration
+    /// column) finds once `bind` has set its parameter; nil when there is none.
+    private func record(_ selects: [[String]], content: RecordContent,
+                        bind: (SQLiteStatement) -> Void) throws -> Record? {
         try file.withReader { connection in
             let expiration = try file.hasExpirationColumn(name, connection)
-            let statement = try connection.cached(sql.bySequence[content == .all ? 1 : 0][expiration ? 1 : 0])
+            let statement = try connection.cached(selects[content == .all ? 1 : 0][expiration ? 1 : 0])
             defer { statement.reset() }
-            statement.bind(1, sequence)
+            bind(statement)
             guard try statement.step() else { return nil }
             return Self.record(statement, content: content, expiration: expiration)
         }

@@ -152,9 +152,18 @@ enum SQLiteUnicodeSNTokenizer {
     }
 
     private static func destroy(_ tokenizer: UnsafeMutablePointer<sqlite3_tokenizer>?) -> Int32 {
-        guard let tokenizer else { return SQLITE_OK }
-        let made = UnsafeMutableRawPointer(tokenizer).assumingMemoryBound(to: csqlite_tokenizer.self)
-        if let context = made.pointee.context { Unmanaged<TokenizerBox>.fromOpaque(context).release() }
+        free(tokenizer, as: csqlite_tokenizer.self, holding: TokenizerBox.self, in: \.context)
+    }
+
+    /// Frees what ``create(_:_:_:)`` or ``open(_:_:_:_:)`` made: `base` points at the start of
+    /// a `Made`, whose `context` holds a retained `Owned`, which is released.
+    private static func free<Base, Made, Owned: AnyObject>(
+        _ base: UnsafeMutablePointer<Base>?, as made: Made.Type, holding owned: Owned.Type,
+        in context: (Made) -> UnsafeMutableRawPointer?
+    ) -> Int32 {
+        guard let base else { return SQLITE_OK }
+        let made = UnsafeMutableRawPointer(base).assumingMemoryBound(to: Made.self)
+        if let pointer = context(made.pointee) { Unmanaged<Owned>.fromOpaque(pointer).release() }
         made.deinitialize(count: 1)
         made.deallocate()
         return SQLITE_OK
@@ -186,12 +195,7 @@ enum SQLiteUnicodeSNTokenizer {
     }
 
     private static func close(_ cursor: UnsafeMutablePointer<sqlite3_tokenizer_cursor>?) -> Int32 {
-        guard let cursor else { return SQLITE_OK }
-        let opened = UnsafeMutableRawPointer(cursor).assumingMemoryBound(to: csqlite_tokenizer_cursor.self)
-        if let context = opened.pointee.context { Unmanaged<Cursor>.fromOpaque(context).release() }
-        opened.deinitialize(count: 1)
-        opened.deallocate()
-        return SQLITE_OK
+        free(cursor, as: csqlite_tokenizer_cursor.self, holding: Cursor.self, in: \.context)
     }
 
     private static func next(_ cursor: UnsafeMutablePointer<sqlite3_tokenizer_cursor>?,

@@ -88,11 +88,8 @@ struct JSONValidator {
     }
 
     private mutating func object(depth: Int) throws(Failure) {
-        guard depth <= Self.maximumDepth else { throw failure("nested more than \(Self.maximumDepth) deep") }
-        index += 1
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") { index += 1; return }
-        while true {
+        var closed = try entersContainer(depth: depth, closedBy: UInt8(ascii: "}"))
+        while !closed {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw failure("expected a string key") }
             let keyStart = index
@@ -104,10 +101,7 @@ struct JSONValidator {
             let valueStart = index
             try value(depth: depth)
             if isMember { memberRange = valueStart..<index }
-            skipWhitespace()
-            if peek() == UInt8(ascii: ",") { index += 1; continue }
-            try expect(UInt8(ascii: "}"), "',' or '}' in an object")
-            return
+            closed = try endsContainer(closedBy: UInt8(ascii: "}"), "',' or '}' in an object")
         }
     }
 
@@ -120,18 +114,35 @@ struct JSONValidator {
     }
 
     private mutating func array(depth: Int) throws(Failure) {
+        var closed = try entersContainer(depth: depth, closedBy: UInt8(ascii: "]"))
+        while !closed {
+            skipWhitespace()
+            try value(depth: depth)
+            closed = try endsContainer(closedBy: UInt8(ascii: "]"), "',' or ']' in an array")
+        }
+    }
+
+    /// At `{` or `[`: checks the depth, skips the bracket, and returns whether `close` follows
+    /// at once (skipped too: the container is empty).
+    private mutating func entersContainer(depth: Int, closedBy close: UInt8) throws(Failure) -> Bool {
         guard depth <= Self.maximumDepth else { throw failure("nested more than \(Self.maximumDepth) deep") }
         index += 1
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") { index += 1; return }
-        while true {
-            skipWhitespace()
-            try value(depth: depth)
-            skipWhitespace()
-            if peek() == UInt8(ascii: ",") { index += 1; continue }
-            try expect(UInt8(ascii: "]"), "',' or ']' in an array")
-            return
+        guard peek() == close else { return false }
+        index += 1
+        return true
+    }
+
+    /// After a member or element: skips the `,` (false: more follow) or `close` (true) that comes
+    /// next; anything else fails as not being `expected`.
+    private mutating func endsContainer(closedBy close: UInt8, _ expected: String) throws(Failure) -> Bool {
+        skipWhitespace()
+        if peek() == UInt8(ascii: ",") {
+            index += 1
+            return false
         }
+        try expect(close, expected)
+        return true
     }
 
     private mutating func literal(_ word: StaticString) throws(Failure) {

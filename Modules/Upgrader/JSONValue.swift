@@ -1,3 +1,5 @@
+import Fleece
+
 /// A JSON value read from bytes ``JSONValidator`` has accepted.
 ///
 /// Used for one small member of a body (`_attachments`), so the whole body is never turned into
@@ -48,21 +50,8 @@ enum JSONValue: Equatable {
         output.reserveCapacity(quoted.count)
         var index = 1
         let end = quoted.count - 1
-        func hex4(_ at: Int) -> UInt32? {
-            guard at + 4 <= end else { return nil }
-            var value: UInt32 = 0
-            for byte in quoted[at..<at + 4] {
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(digit)
-            }
-            return value
-        }
+        // The closing quote is not part of the text an escape's digits can be read from.
+        let digits = UnsafeBufferPointer(rebasing: quoted[..<end])
         while index < end {
             let byte = quoted[index]
             guard byte == UInt8(ascii: "\\") else {
@@ -73,24 +62,19 @@ enum JSONValue: Equatable {
             guard index + 1 < end else { return nil }
             let escaped = quoted[index + 1]
             index += 2
-            switch escaped {
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "u"):
-                guard var scalar = hex4(index) else { return nil }
-                index += 4
-                if (0xD800...0xDBFF).contains(scalar), index + 6 <= end,
-                   quoted[index] == UInt8(ascii: "\\"), quoted[index + 1] == UInt8(ascii: "u"),
-                   let low = hex4(index + 2), (0xDC00...0xDFFF).contains(low) {
-                    scalar = 0x10000 + (scalar - 0xD800) << 10 + (low - 0xDC00)
-                    index += 6
-                }
-                output.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
-            default: output.append(escaped)
+            guard escaped == UInt8(ascii: "u") else {
+                output.append(JSONEscape.byte(for: escaped) ?? escaped)
+                continue
             }
+            guard var scalar = JSONEscape.hex4(digits, at: index) else { return nil }
+            index += 4
+            if JSONEscape.isHighSurrogate(scalar), index + 6 <= end,
+               quoted[index] == UInt8(ascii: "\\"), quoted[index + 1] == UInt8(ascii: "u"),
+               let low = JSONEscape.hex4(digits, at: index + 2), JSONEscape.isLowSurrogate(low) {
+                scalar = JSONEscape.scalar(high: scalar, low: low)
+                index += 6
+            }
+            output.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
         }
         return String(decoding: output, as: UTF8.self)
     }
@@ -113,38 +97,28 @@ enum JSONValue: Equatable {
             guard index < bytes.count else { return nil }
             switch bytes[index] {
             case UInt8(ascii: "{"):
-                index += 1
                 var members: [String: JSONValue] = [:]
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-                while true {
+                var closed = entersContainer(closedBy: UInt8(ascii: "}"))
+                while !closed {
                     skipWhitespace()
                     guard let key = stringValue() else { return nil }
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                     index += 1
-                    guard let member = value() else { return nil }
+                    guard let member = value(), let isLast = endsContainer(closedBy: UInt8(ascii: "}")) else { return nil }
                     members[key] = member
-                    skipWhitespace()
-                    guard index < bytes.count else { return nil }
-                    index += 1
-                    if bytes[index - 1] == UInt8(ascii: "}") { return .object(members) }
-                    guard bytes[index - 1] == UInt8(ascii: ",") else { return nil }
+                    closed = isLast
                 }
+                return .object(members)
             case UInt8(ascii: "["):
-                index += 1
                 var elements: [JSONValue] = []
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
-                while true {
-                    guard let element = value() else { return nil }
+                var closed = entersContainer(closedBy: UInt8(ascii: "]"))
+                while !closed {
+                    guard let element = value(), let isLast = endsContainer(closedBy: UInt8(ascii: "]")) else { return nil }
                     elements.append(element)
-                    skipWhitespace()
-                    guard index < bytes.count else { return nil }
-                    index += 1
-                    if bytes[index - 1] == UInt8(ascii: "]") { return .array(elements) }
-                    guard bytes[index - 1] == UInt8(ascii: ",") else { return nil }
+                    closed = isLast
                 }
+                return .array(elements)
             case UInt8(ascii: "\""):
                 return stringValue().map(JSONValue.string)
             case UInt8(ascii: "t"): index += 4; return .bool(true)
@@ -158,6 +132,28 @@ enum JSONValue: Equatable {
                 }
                 guard index > start else { return nil }
                 return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+            }
+        }
+
+        /// At `{` or `[`: skips it, and returns whether `close` follows at once (skipped too).
+        private mutating func entersContainer(closedBy close: UInt8) -> Bool {
+            index += 1
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == close else { return false }
+            index += 1
+            return true
+        }
+
+        /// After a member or element: skips the `,` (false: more follow) or `close` (true) that
+        /// comes next; nil for anything else.
+        private mutating func endsContainer(closedBy close: UInt8) -> Bool? {
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            index += 1
+            switch bytes[index - 1] {
+            case close: return true
+            case UInt8(ascii: ","): return false
+            default: return nil
             }
         }
 

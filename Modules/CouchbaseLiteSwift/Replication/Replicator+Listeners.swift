@@ -14,15 +14,8 @@ extension Replicator {
     @preconcurrency
     public func addChangeListener(withQueue queue: DispatchQueue?,
                                   _ listener: @escaping @Sendable (ReplicatorChange) -> Void) -> ListenerToken {
-        let queue = queue ?? listenerQueue
-        let id = state.withLock { state -> UInt64 in
-            defer { state.nextListenerID += 1 }
-            state.changeListeners[state.nextListenerID] = (queue, listener)
-            return state.nextListenerID
-        }
-        return ListenerToken(id: id) { [weak self] in
-            _ = self?.state.withLock { $0.changeListeners.removeValue(forKey: id) }
-        }
+        let id = register((queue ?? listenerQueue, listener), in: \.changeListeners)
+        return ListenerToken(id: id) { [weak self] in self?.unregister(id, from: \.changeListeners) }
     }
 
     /// Calls `listener` with the documents pushed and pulled (and those that failed), in
@@ -39,15 +32,8 @@ extension Replicator {
     @preconcurrency
     public func addDocumentReplicationListener(
         withQueue queue: DispatchQueue?, _ listener: @escaping @Sendable (DocumentReplication) -> Void) -> ListenerToken {
-        let queue = queue ?? listenerQueue
-        let id = state.withLock { state -> UInt64 in
-            defer { state.nextListenerID += 1 }
-            state.documentListeners[state.nextListenerID] = (queue, listener)
-            return state.nextListenerID
-        }
-        return ListenerToken(id: id) { [weak self] in
-            _ = self?.state.withLock { $0.documentListeners.removeValue(forKey: id) }
-        }
+        let id = register((queue ?? listenerQueue, listener), in: \.documentListeners)
+        return ListenerToken(id: id) { [weak self] in self?.unregister(id, from: \.documentListeners) }
     }
 
     /// Removes a listener added with one of the `add…Listener` methods.
@@ -64,14 +50,22 @@ extension Replicator {
     /// ```
     public func statusChanges() -> AsyncStream<Status> {
         let (stream, continuation) = AsyncStream<Status>.makeStream(bufferingPolicy: .unbounded)
-        let id = state.withLock { state -> UInt64 in
+        let id = register(continuation, in: \.statusContinuations)
+        continuation.onTermination = { [weak self] _ in self?.unregister(id, from: \.statusContinuations) }
+        return stream
+    }
+
+    /// Keeps `entry` in `registry` under a new ID (listeners and status streams share the
+    /// numbering), until ``unregister(_:from:)`` with that ID.
+    private func register<Entry>(_ entry: Entry, in registry: WritableKeyPath<State, [UInt64: Entry]>) -> UInt64 {
+        state.withLock { state in
             defer { state.nextListenerID += 1 }
-            state.statusContinuations[state.nextListenerID] = continuation
+            state[keyPath: registry][state.nextListenerID] = entry
             return state.nextListenerID
         }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.statusContinuations.removeValue(forKey: id) }
-        }
-        return stream
+    }
+
+    private func unregister<Entry>(_ id: UInt64, from registry: WritableKeyPath<State, [UInt64: Entry]>) {
+        _ = state.withLock { $0[keyPath: registry].removeValue(forKey: id) }
     }
 }
