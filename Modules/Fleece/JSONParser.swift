@@ -126,9 +126,16 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
     }
 
     mutating func parseObject(depth: Int) throws {
-        let isEmpty = try entersContainer(depth: depth, closedBy: UInt8(ascii: "}"))
+        guard depth <= maximumDepth else { throw error("nesting is deeper than \(maximumDepth) levels") }
+        position += 1
         encoder.beginDictionary()
-        while !isEmpty {
+        try skipWhitespace()
+        if !atEnd && current == UInt8(ascii: "}") {
+            position += 1
+            encoder.endDictionary()
+            return
+        }
+        while true {
             guard !atEnd else { throw error("unterminated object") }
             switch current {
             case UInt8(ascii: "\""):
@@ -149,7 +156,18 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
             position += 1
             try skipWhitespace()
             try parseValue(depth: depth)
-            if try endsContainer(closedBy: UInt8(ascii: "}"), "object") { break }
+            try skipWhitespace()
+            guard !atEnd else { throw error("unterminated object") }
+            if current == UInt8(ascii: ",") {
+                position += 1
+                try skipWhitespace()
+                if json5 && !atEnd && current == UInt8(ascii: "}") { position += 1; break }
+            } else if current == UInt8(ascii: "}") {
+                position += 1
+                break
+            } else {
+                throw error("expected ',' or '}' in object")
+            }
         }
         encoder.endDictionary()
     }
@@ -159,42 +177,31 @@ struct JSONParser<Sink: JSONSink>: ~Copyable {
     }
 
     mutating func parseArray(depth: Int) throws {
-        let isEmpty = try entersContainer(depth: depth, closedBy: UInt8(ascii: "]"))
-        encoder.beginArray()
-        while !isEmpty {
-            try parseValue(depth: depth)
-            if try endsContainer(closedBy: UInt8(ascii: "]"), "array") { break }
-        }
-        encoder.endArray()
-    }
-
-    /// At the bracket opening an object or array: checks the nesting depth, skips the bracket
-    /// and returns whether `close` follows at once (skipping it too: the container is empty).
-    @inline(__always)
-    mutating func entersContainer(depth: Int, closedBy close: UInt8) throws -> Bool {
         guard depth <= maximumDepth else { throw error("nesting is deeper than \(maximumDepth) levels") }
         position += 1
+        encoder.beginArray()
         try skipWhitespace()
-        guard !atEnd && current == close else { return false }
-        position += 1
-        return true
-    }
-
-    /// After an item of an object or array: skips the `,` that follows it and returns false,
-    /// or skips `close` (after the comma too, in JSON5) and returns true.
-    @inline(__always)
-    mutating func endsContainer(closedBy close: UInt8, _ container: StaticString) throws -> Bool {
-        try skipWhitespace()
-        guard !atEnd else { throw error("unterminated \(container)") }
-        if current == UInt8(ascii: ",") {
+        if !atEnd && current == UInt8(ascii: "]") {
             position += 1
-            try skipWhitespace()
-            guard json5 && !atEnd && current == close else { return false }
-        } else if current != close {
-            throw error("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(container)")
+            encoder.endArray()
+            return
         }
-        position += 1
-        return true
+        while true {
+            try parseValue(depth: depth)
+            try skipWhitespace()
+            guard !atEnd else { throw error("unterminated array") }
+            if current == UInt8(ascii: ",") {
+                position += 1
+                try skipWhitespace()
+                if json5 && !atEnd && current == UInt8(ascii: "]") { position += 1; break }
+            } else if current == UInt8(ascii: "]") {
+                position += 1
+                break
+            } else {
+                throw error("expected ',' or ']' in array")
+            }
+        }
+        encoder.endArray()
     }
 
     // MARK: Strings
