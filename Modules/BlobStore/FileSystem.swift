@@ -8,8 +8,9 @@ import Musl
 import Darwin
 #endif
 
-/// File-system calls on paths, for the store's directory operations.
-enum FileSystem {
+/// File-system calls on paths, for the store's directory operations (and, flushing, for the
+/// bundle operations that replace files: a key change).
+package enum FileSystem {
     /// Removes a file; returns false when it did not exist.
     @discardableResult
     static func removeFile(_ path: String) throws(POSIXFailure) -> Bool {
@@ -19,7 +20,7 @@ enum FileSystem {
     }
 
     /// Renames `source` to `destination`, atomically replacing any file there.
-    static func rename(_ source: String, to destination: String) throws(POSIXFailure) {
+    package static func rename(_ source: String, to destination: String) throws(POSIXFailure) {
         guard systemRename(source, destination) == 0 else {
             throw POSIXFailure(operation: "rename to \"\(destination)\"", path: source)
         }
@@ -61,10 +62,18 @@ enum FileSystem {
     }
 
     /// Flushes a directory's entries (a rename or unlink in it) to stable storage.
-    static func synchronizeDirectory(_ path: String) throws(POSIXFailure) {
+    package static func synchronizeDirectory(_ path: String) throws(POSIXFailure) {
         let directory = systemOpen(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard directory >= 0 else { throw POSIXFailure(operation: "open directory", path: path) }
         defer { _ = systemClose(directory) }
         guard fsync(directory) == 0 else { throw POSIXFailure(operation: "fsync directory", path: path) }
+    }
+
+    /// Flushes a file's content to stable storage.
+    package static func synchronizeFile(_ path: String) throws(POSIXFailure) {
+        let file = systemOpen(path, O_RDONLY | O_CLOEXEC, 0)
+        guard file >= 0 else { throw POSIXFailure(operation: "open", path: path) }
+        defer { _ = systemClose(file) }
+        guard fsync(file) == 0 else { throw POSIXFailure(operation: "fsync", path: path) }
     }
 }

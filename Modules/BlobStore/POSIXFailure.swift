@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// A failed system call: which one, on which path, and `errno`'s meaning.
-struct POSIXFailure: Error, CustomStringConvertible {
+package struct POSIXFailure: Error, CustomStringConvertible {
     let operation: String
     let path: String
     let code: Int32
@@ -22,7 +22,7 @@ struct POSIXFailure: Error, CustomStringConvertible {
 
     var isNotFound: Bool { code == ENOENT }
 
-    var description: String {
+    package var description: String {
         "\(operation) \"\(path)\": \(String(cString: strerror(code))) (errno \(code))"
     }
 }

@@ -1,6 +1,5 @@
 import BlobStore
 import FoundationEssentials
-import Glibc
 import LiteDatabase
 import LiteStorage
 import LiteSupport
@@ -175,7 +174,7 @@ package enum EncryptionKeyChange {
                 try fileManager.moveItem(atPath: attachmentsCopy, toPath: attachments)
             }
         }
-        try synchronizeDirectory(bundlePath)
+        try FileSystem.synchronizeDirectory(bundlePath)
         try fault(.blobsReplaced)
     }
 
@@ -191,52 +190,25 @@ package enum EncryptionKeyChange {
         let marker = markerPath(bundlePath)
         let temporary = marker + ".tmp"
         try DatabaseToolsError.wrapping(.ioFailure, "cannot write \(marker)") {
-            let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw POSIXError(errno, temporary) }
-            let bytes = Array("\(engine.name)\n\(state)\n".utf8)
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            let synced = written == bytes.count && fsync(descriptor) == 0
-            let code = errno
-            Glibc.close(descriptor)
-            guard synced else { throw POSIXError(code, temporary) }
-            guard Glibc.rename(temporary, marker) == 0 else { throw POSIXError(errno, marker) }
-            try synchronizeDirectory(bundlePath)
+            try Data("\(engine.name)\n\(state)\n".utf8).write(to: URL(fileURLWithPath: temporary))
+            try FileSystem.synchronizeFile(temporary)
+            try FileSystem.rename(temporary, to: marker)
+            try FileSystem.synchronizeDirectory(bundlePath)
         }
     }
 
     /// Flushes a file, or a folder with every file in it, to disk.
     private static func synchronizeTree(_ path: String) throws {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return }
-        if status.st_mode & S_IFMT == S_IFDIR {
-            for name in try FileManager.default.contentsOfDirectory(atPath: path) {
-                try synchronizeTree(path.pathAppending(name))
-            }
-            try synchronizeDirectory(path)
-        } else {
-            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw POSIXError(errno, path) }
-            defer { Glibc.close(descriptor) }
-            guard fsync(descriptor) == 0 else { throw POSIXError(errno, path) }
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
+        guard isFolder else { return try FileSystem.synchronizeFile(path) }
+        for name in try FileManager.default.contentsOfDirectory(atPath: path) {
+            try synchronizeTree(path.pathAppending(name))
         }
-    }
-
-    private static func synchronizeDirectory(_ path: String) throws {
-        let descriptor = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw POSIXError(errno, path) }
-        defer { Glibc.close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw POSIXError(errno, path) }
+        try FileSystem.synchronizeDirectory(path)
     }
 
     private static func markerPath(_ bundlePath: String) -> String {
         bundlePath.pathAppending(markerName)
-    }
-
-    /// A failed system call, with its path and the system's reason.
-    private struct POSIXError: Error, CustomStringConvertible {
-        let code: Int32
-        let path: String
-        init(_ code: Int32, _ path: String) { (self.code, self.path) = (code, path) }
-        var description: String { "\(path): \(String(cString: strerror(code)))" }
     }
 }
