@@ -23,9 +23,9 @@ extension Database {
     public func changeEncryptionKey(_ key: EncryptionKey?) throws {
         let context = "changing the encryption key of database \"\(name)\""
         let newKey = try CouchbaseLiteError.wrapping(context) { try key?.aes256Key() }
-        try CouchbaseLiteError.wrapping(context) {
+        let changed = try CouchbaseLiteError.wrapping(context) {
             // Other calls through this instance wait here for the reopened core.
-            try opened.withLock { opened in
+            try opened.withLock { opened -> Bool in
                 let core = opened.core
                 try core.checkOpen()
                 guard !core.dataFile.isInTransaction else {
@@ -35,7 +35,7 @@ extension Database {
                     throw CouchbaseLiteError(.busy, "cannot change the encryption key while \(opened.replicationUsers) "
                                              + "replicator(s) or listener(s) use the database; stop them first")
                 }
-                guard opened.encryptionKey != newKey else { return }
+                guard opened.encryptionKey != newKey else { return false }
                 try core.close()
                 do {
                     try EncryptionKeyChange.change(bundlePath: core.bundle.path, registry: Self.engines,
@@ -54,8 +54,10 @@ extension Database {
                 // Committed: if the files cannot be reopened, the database stays closed and says why.
                 opened.core = try reopen(core.bundle, encryptionKey: newKey)
                 opened.encryptionKey = newKey
+                return true
             }
         }
+        guard changed else { return }
         Self.log.log(.info, .database, newKey == nil ? "Removed the encryption of database \"\(name)\""
                      : "Changed the encryption key of database \"\(name)\"")
     }
