@@ -117,11 +117,7 @@ import TestSupport
     }
 
     static func config(_ engine: StorageEngineKind, _ directory: TemporaryDirectory, _ key: EncryptionKey?) -> DatabaseConfiguration {
-        let config = DatabaseConfiguration()
-        config.directory = directory.path
-        config.storageEngine = engine == .sqlite ? .sqlite : .rocksdb
-        config.encryptionKey = key
-        return config
+        engine.configuration(in: directory, key: key)
     }
 
     /// Seeded queries over the data: indexed and unindexed comparisons, prefixes, ranges,

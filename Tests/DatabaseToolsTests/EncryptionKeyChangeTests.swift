@@ -16,11 +16,7 @@ import TestSupport
     private static let keyB = Data((0..<32).map { UInt8(200 - $0) })
 
     private func config(_ directory: TemporaryDirectory, _ engine: StorageEngineKind, _ key: Data?) -> DatabaseConfiguration {
-        let config = DatabaseConfiguration()
-        config.directory = directory.path
-        config.storageEngine = engine == .sqlite ? .sqlite : .rocksdb
-        config.encryptionKey = key.map(EncryptionKey.key)
-        return config
+        engine.configuration(in: directory, key: key.map(EncryptionKey.key))
     }
 
     private func bundlePath(_ directory: TemporaryDirectory) -> String {

@@ -13,11 +13,7 @@ import TestSupport
     static let kills = 8
 
     static func configuration(_ engine: StorageEngineKind, _ directory: TemporaryDirectory, _ key: Data?) -> DatabaseConfiguration {
-        let config = DatabaseConfiguration()
-        config.directory = directory.path
-        config.storageEngine = engine == .sqlite ? .sqlite : .rocksdb
-        config.encryptionKey = key.map(EncryptionKey.key)
-        return config
+        engine.configuration(in: directory, key: key.map(EncryptionKey.key))
     }
 
     /// Runs the writer for a few cycles, then kills it `fraction` of one cycle's time after a commit.
