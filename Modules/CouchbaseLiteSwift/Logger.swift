@@ -5,7 +5,7 @@
 /// final class AppLogger: Logger {
 ///     let level: LogLevel = .info
 ///     func log(level: LogLevel, domain: LogDomain, message: String) {
-///         print("[\(domain)] \(message)")
+///         print("[\(domain)] \(message)")  // allowed: the caller's code in a doc example
 ///     }
 /// }
 /// Database.log.custom = AppLogger()

@@ -41,7 +41,7 @@ extension DatabaseCore {
         var problems: [String] = []
         if let current = document.revisionID, current.binary != record.version {
             problems.append("document \"\(record.key)\": the record says revision "
-                            + "\((try? RevisionID(binary: record.version))?.string ?? "?") but the tree's current one is \(current.string)")
+                            + "\((try? RevisionID(binary: record.version))?.string ?? "?") but the tree's current one is \(current.string)")  // allowed: only the message's wording; the mismatch is reported either way
         }
         try forEachRevisionBody(of: document, ifUnreadable: { revision, error in
             problems.append("document \"\(record.key)\": the body of revision \(revision.id.string) is not valid Fleece (\(error))")
@@ -55,7 +55,7 @@ extension DatabaseCore {
                     problems.append("document \"\(record.key)\": revision \(revision.id.string) has a blob without a digest")
                     continue
                 }
-                guard let key = try? BlobKey(digest) else {
+                guard let key = try? BlobKey(digest) else {  // allowed: an invalid digest is reported just below
                     problems.append("document \"\(record.key)\": revision \(revision.id.string) refers to a blob with "
                                     + "an invalid digest \"\(digest)\"")
                     continue

@@ -75,7 +75,7 @@ enum RevisionTreeCodec {
             }
             let id = try RevisionID(binary: bytes[idStart..<(idStart + idLength)])
             var cursor = idStart + idLength
-            guard let sequence = try? Varint.read(bytes, at: &cursor, end: end) else {   // the cause: a malformed number
+            guard let sequence = try? Varint.read(bytes, at: &cursor, end: end) else {   // allowed: a malformed number, thrown as corrupt just below
                 throw corrupt("revision \(id) has a malformed sequence")
             }
             let body: [UInt8]? = flags & hasBodyFlag != 0 ? Array(bytes[cursor..<end]) : nil

@@ -105,7 +105,7 @@ extension Query {
     ///
     /// ```swift
     /// let token = query.addChangeListener { change in
-    ///     for result in change.results ?? ResultSet.empty { print(result.toDictionary()) }
+    ///     for result in change.results ?? ResultSet.empty { print(result.toDictionary()) }  // allowed: the caller's code in a doc example
     /// }
     /// ```
     @discardableResult

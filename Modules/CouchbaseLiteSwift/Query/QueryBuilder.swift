@@ -7,7 +7,7 @@
 ///     .where(Expression.property("type").equalTo(Expression.string("hotel")))
 ///     .orderBy(Ordering.property("name").ascending())
 ///     .limit(Expression.int(10))
-/// for result in try query.execute() { print(result.string(forKey: "name") ?? "") }
+/// for result in try query.execute() { print(result.string(forKey: "name") ?? "") }  // allowed: the caller's code in a doc example
 /// ```
 public enum QueryBuilder {
     /// The columns of each result row.

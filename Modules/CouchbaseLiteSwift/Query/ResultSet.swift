@@ -6,7 +6,7 @@ import LiteSupport
 ///
 /// ```swift
 /// for result in try query.execute() {
-///     print(result.string(forKey: "name") ?? "", result.int(at: 1))
+///     print(result.string(forKey: "name") ?? "", result.int(at: 1))  // allowed: the caller's code in a doc example
 /// }
 /// ```
 public final class ResultSet: Sequence, IteratorProtocol, Sendable {

@@ -10,7 +10,7 @@ import LiteSupport
 /// ```swift
 /// let replicator = Replicator(config: config)
 /// let token = replicator.addChangeListener { change in
-///     if change.status.activity == .stopped { print("done", change.status.error ?? "") }
+///     if change.status.activity == .stopped { print("done", change.status.error ?? "") }  // allowed: the caller's code in a doc example
 /// }
 /// replicator.start()
 /// ```

@@ -12,7 +12,7 @@ import LiteSupport
 /// config.disableTLS = true
 /// let listener = URLEndpointListener(config: config)
 /// try await listener.start()
-/// print(listener.urls)   // ws://127.0.0.1:<port>/<db name>
+/// print(listener.urls)   // ws://127.0.0.1:<port>/<db name>  // allowed: the caller's code in a doc example
 /// ```
 public final class URLEndpointListener: Sendable {
     /// The configuration.
