@@ -32,7 +32,7 @@ struct QueryEvaluator {
                 case .missing: return .missing
                 }
             }
-            guard let root = row.body?.root else { return .missing }
+            guard let root = row.body?.root else { return folded(row.indexValues?.value(at: path) ?? .missing) }
             if path.isEmpty { return QueryValue(root) }
             return folded(QueryValue(FleecePath(components: path).evaluate(on: root)))
         case .meta(let alias, let key):
@@ -171,7 +171,7 @@ struct QueryEvaluator {
         guard let group else { throw QueryError("\(name) is an aggregate: use it in a grouped query or alone") }
         // COUNT(*) counts rows: no need to read the documents.
         if name == "COUNT()", case .property(_, let path) = operand, path.isEmpty {
-            return .int(Int64(group.filter { $0.body != nil }.count))
+            return .int(Int64(group.filter { $0.body != nil || $0.indexValues != nil }.count))
         }
         var inner = self
         inner.group = nil

@@ -38,8 +38,8 @@ extension QueryExecutor {
             let exhaustive = backwards || ranges[0].fixedValues + query.orderBy.count != index.expressions.count
             var boundary: [UInt8]?
             var group: (encoded: [UInt8], keys: [QueryValue], uniform: Bool)?
-            try index.visitRecords(in: ranges[0], descending: backwards, in: core) { view in
-                guard !view.flags.contains(.deleted), let row = try reader.row(view) else { return true }
+            try visitPassingRows(index, ranges[0], descending: backwards, coverage: IndexCoverage(query, index: index, evaluator: evaluator),
+                                 reader: reader) { row in
                 let keys = try query.orderBy.map { try evaluator.evaluate($0.expression, row) }
                 let encoded = IndexKey.encode(keys)
                 if let boundary, encoded != boundary { return false }
@@ -73,9 +73,10 @@ extension QueryExecutor {
             // document-ID order as a scan would give them. One value of every expression of the
             // index lists its documents in ID order already, each once; otherwise ranges can
             // repeat a document (`IN [1, 1.0]`), so equal IDs are dropped after sorting.
+            let coverage = IndexCoverage(query, index: index, evaluator: evaluator)
             for range in ranges {
-                try index.visitRecords(in: range, descending: false, in: core) { view in
-                    if !view.flags.contains(.deleted), let row = try reader.row(view) { rows.append(row) }
+                try visitPassingRows(index, range, descending: false, coverage: coverage, reader: reader) { row in
+                    rows.append(row)
                     return true
                 }
             }
@@ -89,6 +90,38 @@ extension QueryExecutor {
             }
         }
         return rows
+    }
+
+    /// Calls `body` with each row of `range` of `index` that passes the reader's condition, in
+    /// index order (reversed when `descending`), until it returns false: from the entries alone
+    /// when `coverage` allows (an entry whose key cannot answer is read from its document),
+    /// else from each entry's document.
+    private static func visitPassingRows(_ index: ValueIndex, _ range: IndexRange, descending: Bool,
+                                         coverage: IndexCoverage?, reader: PassingRowReader,
+                                         _ body: (QueryRow) throws -> Bool) throws {
+        guard let coverage else {
+            try index.visitRecords(in: range, descending: descending, in: reader.core) { view in
+                guard !view.flags.contains(.deleted), let row = try reader.row(view) else { return true }
+                return try body(row)
+            }
+            return
+        }
+        try index.visitEntries(in: range, descending: descending, in: reader.core) { key, id in
+            if let row = coverage.row(key: key, id: id) {
+                switch coverage.verdict(row) {
+                case .fails: return true
+                case .passes: return try body(row)
+                case .undecided:
+                    if let condition = reader.condition, !(try reader.evaluator.evaluate(condition, row).isTruthy) { return true }
+                    return try body(row)
+                }
+            }
+            var goesOn = true
+            try reader.core.documents.visitRecord(id) { view in
+                if !view.flags.contains(.deleted), let row = try reader.row(view) { goesOn = try body(row) }
+            }
+            return goesOn
+        }
     }
 
     /// Whether two rows' sort keys tie exactly (MISSING and NULL encode alike but do not).

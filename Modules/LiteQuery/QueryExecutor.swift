@@ -54,6 +54,9 @@ package enum QueryExecutor {
             if ordered, let backwards = QueryPlanner.servesOrder(index, ranges, query.orderBy) {
                 line += ", read in \(backwards ? "reverse " : "")index order for ORDER BY, stopping after OFFSET + LIMIT rows"
             }
+            if IndexCoverage(query, index: index, evaluator: evaluator) != nil {
+                line += "; the entries' keys answer the query (a document is read only where a key does not tell a value)"
+            }
             lines = [line]
         }
         for join in query.joins {

@@ -12,6 +12,8 @@ package struct QueryRow: Sendable {
     package var revisionID: String?
     /// The joined sources' values by alias (absent: the alias is the first source's).
     package var joined: [String: QueryBinding] = [:]
+    /// For a row read from a value index's entry alone (no body): the values its key holds.
+    var indexValues: IndexCoverage.Values?
 
     package init(id: String, sequence: UInt64, isDeleted: Bool, expiration: Int64?, body: FleeceDocument?) {
         self.id = id

@@ -154,6 +154,15 @@ package final class ValueIndex: DocumentIndexer {
         }
     }
 
+    /// Calls `body` with each entry of `range` (its key, then its document's ID), in index
+    /// order (reversed when `descending`), until it returns false.
+    func visitEntries(in range: IndexRange, descending: Bool, in core: DatabaseCore,
+                      _ body: (UnsafeRawBufferPointer, String) throws -> Bool) throws {
+        try core.dataFile.byteKeyStore(storeName).visit(Self.keyRange(range), descending: descending) { key, value in
+            try body(key, String(decoding: value, as: UTF8.self))
+        }
+    }
+
     /// Lends `body` the record of each entry's document in `range`, in index order (reversed
     /// when `descending`), until it returns false: the engine joins the index to the documents
     /// (``KeyStore/visitRecords(keyedBy:in:descending:_:)``).

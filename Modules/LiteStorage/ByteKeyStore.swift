@@ -30,9 +30,26 @@ package protocol ByteKeyStore: AnyObject, Sendable {
 
     /// The number of entries.
     func count() throws -> Int
+
+    /// Lends `visitor` each entry in `range` (key, then value; the bytes are valid only during
+    /// the call), ascending or descending by key, until it returns false. The visitor may read
+    /// other stores but must not visit this one again.
+    func visit(_ range: ByteKeyRange, descending: Bool,
+               _ visitor: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws
 }
 
 extension ByteKeyStore {
+    /// Through ``scan(_:descending:)``, for engines with nothing cheaper.
+    package func visit(_ range: ByteKeyRange, descending: Bool,
+                       _ visitor: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        let cursor = try scan(range, descending: descending)
+        defer { cursor.close() }
+        while let entry = try cursor.next() {
+            let goesOn = try entry.key.withUnsafeBytes { key in try entry.value.withUnsafeBytes { try visitor(key, $0) } }
+            if !goesOn { return }
+        }
+    }
+
     /// One ``put(_:_:in:)`` per entry, for engines with nothing cheaper.
     package func put(_ entries: [(key: [UInt8], value: [UInt8])], in txn: borrowing WriteTransaction) throws {
         for (key, value) in entries { try put(key, value, in: txn) }

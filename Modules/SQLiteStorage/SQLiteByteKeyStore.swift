@@ -94,6 +94,21 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
         }
     }
 
+    /// Lends each entry in `range` from one cached statement on the reading connection (no
+    /// cursor checks or copies per entry, as a query's read of an index's entries wants).
+    package func visit(_ range: ByteKeyRange, descending: Bool,
+                       _ visitor: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        try file.withReader { connection in
+            let statement = try connection.cached("SELECT key, value FROM \(table)\(Self.filter(range)) "
+                                                  + "ORDER BY key\(descending ? " DESC" : "")")
+            defer { statement.reset() }
+            Self.bind(range, statement)
+            while try statement.step() {
+                if try !visitor(statement.borrowedBytes(0), statement.borrowedBytes(1)) { return }
+            }
+        }
+    }
+
     /// Entries in `range`, in key order.
     package func scan(_ range: ByteKeyRange, descending: Bool) throws -> ByteKeyEnumerator {
         let (connection, release, check) = try file.cursorConnection()

@@ -1,0 +1,176 @@
+import Fleece
+
+/// Answering a query from a value index's entries, without reading the documents: when every
+/// expression the query evaluates on its one source (WHERE, the columns, ORDER BY, GROUP BY,
+/// HAVING) reads only `._id` and properties the index holds, each entry's key gives those
+/// values (``IndexKey/decode(_:from:count:)``). An entry whose key does not tell a needed value
+/// exactly (null or MISSING, an array or object, or a number whose being an integer matters)
+/// is answered from its document instead, so the rows are always the document read's rows.
+struct IndexCoverage {
+    /// The values one entry's key gives, found by the index's property paths.
+    struct Values {
+        /// Each index expression's property path (nil: not a plain property).
+        let paths: [[FleecePath.Component]?]
+        let values: [QueryValue]
+
+        func value(at path: [FleecePath.Component]) -> QueryValue? {
+            for (slot, candidate) in paths.enumerated() where candidate == path { return values[slot] }
+            return nil
+        }
+    }
+
+    /// The operators that read a number only as a number (an integer and the same double
+    /// compare equal, below 2^53).
+    private static let comparisons: Set<String> = ["=", "==", "!=", "<>", "<", "<=", ">", ">=", "BETWEEN", "IN", "NOT IN"]
+
+    /// A WHERE term comparing an index property with a constant: decided on the entry's value
+    /// when both have the same type (as the evaluator decides it then), else left to the WHERE.
+    private struct Term {
+        let slot: Int
+        let constant: QueryValue
+        let holds: (Int) -> Bool
+    }
+
+    /// What the quick terms say about an entry.
+    enum Verdict {
+        case fails, passes, undecided
+    }
+
+    private let paths: [[FleecePath.Component]?]
+    /// The index expressions the query reads.
+    private var read: [Bool]
+    /// Those it reads outside a comparison: their numbers must keep their type.
+    private var typed: [Bool]
+    /// WHERE's ANDed terms that compare an index property with a constant.
+    private var terms: [Term] = []
+    /// Whether those are all of WHERE (then they decide it alone).
+    private var termsAreWhere = false
+
+    /// Whether `index`'s entries can answer `query` (one source, reading only `._id` and the
+    /// index's properties); nil when its documents must be read.
+    init?(_ query: CompiledQuery, index: ValueIndex, evaluator: QueryEvaluator) {
+        guard query.joins.isEmpty, !query.testsDeletion, !query.readsRevisionID else { return nil }
+        paths = index.expressions.map { expression in
+            if case .property(nil, let path) = expression, !path.isEmpty { return path }
+            return nil
+        }
+        guard paths.contains(where: { $0 != nil }) else { return nil }
+        read = Array(repeating: false, count: paths.count)
+        typed = read
+        var expressions = query.columns.map(\.expression) + query.groupBy + query.orderBy.map(\.expression)
+        expressions += [query.whereClause, query.having].compactMap { $0 }
+        for expression in expressions {
+            guard note(expression, inComparison: false) else { return nil }
+        }
+        if let whereClause = query.whereClause {
+            let conjuncts = whereClause.conjuncts
+            var covered = 0
+            for conjunct in conjuncts {
+                guard let found = quickTerms(conjunct, evaluator) else { continue }
+                terms += found
+                covered += 1
+            }
+            termsAreWhere = covered == conjuncts.count
+        } else {
+            termsAreWhere = true
+        }
+    }
+
+    /// `term` as quick terms: a comparison (`=`, `<`, `<=`, `>`, `>=`, BETWEEN) of an index
+    /// property with constants that are strings, numbers or booleans.
+    private func quickTerms(_ term: CompiledExpression, _ evaluator: QueryEvaluator) -> [Term]? {
+        guard case .call(let op, let operands) = term else { return nil }
+        func slot(_ expression: CompiledExpression) -> Int? {
+            guard case .property(nil, let path) = expression else { return nil }
+            return paths.firstIndex { $0 == path }
+        }
+        func constant(_ expression: CompiledExpression) -> QueryValue? {
+            switch expression {
+            case .literal, .parameter: break
+            default: return nil
+            }
+            switch try? evaluator.evaluate(expression, .none) {
+            case let value? where value.isScalarForQuickTerm: return value
+            default: return nil
+            }
+        }
+        let tests: [String: (Int) -> Bool] = ["=": { $0 == 0 }, "==": { $0 == 0 }, "<": { $0 < 0 }, "<=": { $0 <= 0 },
+                                              ">": { $0 > 0 }, ">=": { $0 >= 0 }]
+        let flipped = ["=": "=", "==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="]
+        if op == "BETWEEN", operands.count == 3, let slot = slot(operands[0]),
+           let low = constant(operands[1]), let high = constant(operands[2]) {
+            return [Term(slot: slot, constant: low, holds: { $0 >= 0 }), Term(slot: slot, constant: high, holds: { $0 <= 0 })]
+        }
+        guard operands.count == 2, let test = tests[op] else { return nil }
+        if let slot = slot(operands[0]), let value = constant(operands[1]) {
+            return [Term(slot: slot, constant: value, holds: test)]
+        }
+        if let slot = slot(operands[1]), let value = constant(operands[0]), let reversed = flipped[op].flatMap({ tests[$0] }) {
+            return [Term(slot: slot, constant: value, holds: reversed)]
+        }
+        return nil
+    }
+
+    /// The quick terms' verdict on an entry's row: `.passes` only when they are all of WHERE.
+    func verdict(_ row: QueryRow) -> Verdict {
+        guard let values = row.indexValues?.values else { return .undecided }
+        for term in terms {
+            let value = values[term.slot]
+            guard value.typeRank == term.constant.typeRank else { return .undecided }
+            if !term.holds(QueryValue.compare(value, term.constant)) { return .fails }
+        }
+        return termsAreWhere ? .passes : .undecided
+    }
+
+    /// Records which index properties `expression` reads; false when it reads anything else.
+    private mutating func note(_ expression: CompiledExpression, inComparison: Bool) -> Bool {
+        switch expression {
+        case .literal, .parameter:
+            return true
+        case .property(nil, let path):
+            guard let slot = paths.firstIndex(where: { $0 == path }) else { return false }
+            read[slot] = true
+            if !inComparison { typed[slot] = true }
+            return true
+        case .meta(nil, "_id"):
+            return true
+        case .call(let name, let operands):
+            guard name != "MATCH()", name != "RANK()", name != "MATCH_OFFSETS()" else { return false }
+            let comparing = Self.comparisons.contains(name)
+            for operand in operands where !note(operand, inComparison: comparing) { return false }
+            return true
+        case .collate(_, _, let inner):
+            return note(inner, inComparison: false)
+        default:
+            return false   // other metadata, variables, ANY/EVERY, another source
+        }
+    }
+
+    /// The row the entry `key` of document `id` answers, or nil when its document must be read.
+    func row(key: UnsafeRawBufferPointer, id: String) -> QueryRow? {
+        let decoded = IndexKey.decode(key, from: 1, count: paths.count)
+        var values = [QueryValue](repeating: .missing, count: paths.count)
+        for slot in paths.indices where read[slot] {
+            switch decoded[slot] {
+            case .exact(let value): values[slot] = value
+            case .number(let number) where !typed[slot] && number.magnitude < 9_007_199_254_740_992:
+                values[slot] = .double(number)
+            default: return nil
+            }
+        }
+        var row = QueryRow(id: id, sequence: 0, isDeleted: false, expiration: nil, body: nil)
+        row.indexValues = Values(paths: paths, values: values)
+        return row
+    }
+}
+
+private extension QueryValue {
+    /// A string, number or boolean: the types whose comparisons a quick term makes as the
+    /// evaluator does.
+    var isScalarForQuickTerm: Bool {
+        switch self {
+        case .string, .int, .double, .bool: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// Reading values back out of an index key, for queries the index's entries answer alone
+/// (``IndexCoverage``). The encoding keeps strings and booleans exactly; a number loses
+/// whether it was an integer; null and MISSING share a byte; arrays and objects are not read.
+extension IndexKey {
+    /// What an encoded value tells about the value it was made from.
+    enum DecodedValue: Equatable {
+        /// The value itself (a string or a boolean).
+        case exact(QueryValue)
+        /// A number, as a double: the value was this number, an integer or not.
+        case number(Double)
+        /// Not known from the key: null or MISSING, an array or an object.
+        case unknown
+    }
+
+    /// The first `count` values encoded in `key` from `start` (after that, each is `.unknown`
+    /// once an array or object is met, whose end is not looked for).
+    static func decode(_ key: UnsafeRawBufferPointer, from start: Int, count: Int) -> [DecodedValue] {
+        var values: [DecodedValue] = []
+        values.reserveCapacity(count)
+        var position = start
+        reading: while values.count < count, position < key.count {
+            let type = key[position]
+            position += 1
+            switch type {
+            case 1: values.append(.unknown)
+            case 2: values.append(.exact(.bool(false)))
+            case 3: values.append(.exact(.bool(true)))
+            case 4:
+                guard position + 8 <= key.count else { break reading }
+                var sortable: UInt64 = 0
+                for offset in 0..<8 { sortable = sortable << 8 | UInt64(key[position + offset]) }
+                position += 8
+                let bits = sortable & (1 << 63) != 0 ? sortable & ~(1 << 63) : ~sortable
+                values.append(.number(Double(bitPattern: bits)))
+            case 5:
+                // Up to the 0x00 0x00 that ends it; 0x00 0xFF stands for a 0x00 in the text.
+                let start = position
+                var escaped = false
+                var end = -1
+                while position + 1 < key.count {
+                    if key[position] == 0 {
+                        if key[position + 1] == 0 { end = position; position += 2; break }
+                        escaped = true
+                        position += 2
+                    } else {
+                        position += 1
+                    }
+                }
+                guard end >= 0 else { break reading }
+                let text = UnsafeRawBufferPointer(rebasing: key[start..<end])
+                if !escaped {
+                    values.append(.exact(.string(String(decoding: text, as: UTF8.self))))
+                } else {
+                    var bytes: [UInt8] = []
+                    var index = 0
+                    while index < text.count {
+                        bytes.append(text[index])
+                        index += text[index] == 0 ? 2 : 1
+                    }
+                    values.append(.exact(.string(String(decoding: bytes, as: UTF8.self))))
+                }
+            default:
+                break reading   // an array or object: its end is not looked for
+            }
+        }
+        while values.count < count { values.append(.unknown) }
+        return values
+    }
+}
