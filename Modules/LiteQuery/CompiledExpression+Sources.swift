@@ -27,6 +27,18 @@ extension CompiledExpression {
         }
     }
 
+    /// Whether the expression reads a document property (any source's, the whole document
+    /// included), as opposed to metadata, constants and variables alone.
+    var readsProperties: Bool {
+        switch self {
+        case .property: return true
+        case .call(_, let operands): return operands.contains { $0.readsProperties }
+        case .quantified(_, _, let array, let condition): return array.readsProperties || condition.readsProperties
+        case .collate(_, _, let inner): return inner.readsProperties
+        case .literal, .parameter, .variable, .meta: return false
+        }
+    }
+
     /// The terms of an AND (the expression itself when it is not one).
     var conjuncts: [CompiledExpression] {
         if case .call("AND", let operands) = self { return operands.flatMap(\.conjuncts) }

@@ -27,8 +27,8 @@ struct IndexCoverage {
     /// when both have the same type (as the evaluator decides it then), else left to the WHERE.
     private struct Term {
         let slot: Int
-        let constant: QueryValue
-        let holds: (Int) -> Bool
+        /// The term's truth for the slot's value; nil when only the evaluator can tell.
+        let test: (QueryValue) -> Bool?
     }
 
     /// What the quick terms say about an entry.
@@ -94,19 +94,33 @@ struct IndexCoverage {
             default: return nil
             }
         }
+        // Same-type values compare as the evaluator compares them; other types are left to it.
+        func comparing(_ slot: Int, _ constant: QueryValue, _ holds: @escaping (Int) -> Bool) -> Term {
+            Term(slot: slot) { value in
+                value.typeRank == constant.typeRank ? holds(QueryValue.compare(value, constant)) : nil
+            }
+        }
         let tests: [String: (Int) -> Bool] = ["=": { $0 == 0 }, "==": { $0 == 0 }, "<": { $0 < 0 }, "<=": { $0 <= 0 },
                                               ">": { $0 > 0 }, ">=": { $0 >= 0 }]
         let flipped = ["=": "=", "==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="]
         if op == "BETWEEN", operands.count == 3, let slot = slot(operands[0]),
            let low = constant(operands[1]), let high = constant(operands[2]) {
-            return [Term(slot: slot, constant: low, holds: { $0 >= 0 }), Term(slot: slot, constant: high, holds: { $0 <= 0 })]
+            return [comparing(slot, low, { $0 >= 0 }), comparing(slot, high, { $0 <= 0 })]
+        }
+        if op == "LIKE", operands.count == 2, let slot = slot(operands[0]),
+           case .string(let pattern)? = constant(operands[1]), let prefix = LikePrefix(pattern) {
+            // Anything but a string makes LIKE null or MISSING, which no WHERE keeps.
+            return [Term(slot: slot) { value in
+                guard case .string(let text) = value else { return false }
+                return prefix.matches(text)
+            }]
         }
         guard operands.count == 2, let test = tests[op] else { return nil }
         if let slot = slot(operands[0]), let value = constant(operands[1]) {
-            return [Term(slot: slot, constant: value, holds: test)]
+            return [comparing(slot, value, test)]
         }
         if let slot = slot(operands[1]), let value = constant(operands[0]), let reversed = flipped[op].flatMap({ tests[$0] }) {
-            return [Term(slot: slot, constant: value, holds: reversed)]
+            return [comparing(slot, value, reversed)]
         }
         return nil
     }
@@ -115,9 +129,8 @@ struct IndexCoverage {
     func verdict(_ row: QueryRow) -> Verdict {
         guard let values = row.indexValues?.values else { return .undecided }
         for term in terms {
-            let value = values[term.slot]
-            guard value.typeRank == term.constant.typeRank else { return .undecided }
-            if !term.holds(QueryValue.compare(value, term.constant)) { return .fails }
+            guard let holds = term.test(values[term.slot]) else { return .undecided }
+            if !holds { return .fails }
         }
         return termsAreWhere ? .passes : .undecided
     }
@@ -172,5 +185,33 @@ private extension QueryValue {
         case .string, .int, .double, .bool: true
         default: false
         }
+    }
+}
+
+/// A LIKE pattern that is printable ASCII text then one `%`: the strings that start with that
+/// text, compared as ``QueryFunctions/like(_:_:)`` compares (case-insensitively, by characters).
+private struct LikePrefix {
+    private let characters: [Character]
+    private let bytes: [UInt8]
+
+    init?(_ pattern: String) {
+        let utf8 = Array(pattern.utf8)
+        guard utf8.last == UInt8(ascii: "%"), utf8.count > 1 else { return nil }
+        let text = utf8.dropLast()
+        guard text.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "_")
+                                && $0 != UInt8(ascii: "\\") }) else { return nil }
+        bytes = text.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+        characters = Array(String(decoding: bytes, as: UTF8.self))
+    }
+
+    func matches(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        // All ASCII: one byte per character (CR LF, the one pair that is one character, cannot
+        // fall inside the printable prefix), and lowercasing is per byte.
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            guard utf8.count >= bytes.count else { return false }
+            return zip(utf8, bytes).allSatisfy { text, wanted in ((0x41...0x5A).contains(text) ? text + 0x20 : text) == wanted }
+        }
+        return Array(text.lowercased()).starts(with: characters)
     }
 }

@@ -10,8 +10,13 @@ extension QueryExecutor {
     /// - Parameter fullTextCandidates: each searched full-text index's hits, IDs in byte order.
     static func readFirstSource(_ query: CompiledQuery, where condition: CompiledExpression?, in core: DatabaseCore,
                                 evaluator: QueryEvaluator, fullTextCandidates: [String: [String]] = [:]) throws -> [QueryRow] {
+        // Past WHERE, a query whose columns, grouping and ordering read no property (`._id`
+        // and other metadata only) needs no copy of a passing row's body.
+        let keepsBodies = !query.joins.isEmpty
+            || (query.columns.map(\.expression) + query.groupBy + query.orderBy.map(\.expression)
+                + [query.having].compactMap { $0 }).contains { $0.readsProperties }
         let reader = try PassingRowReader(condition: condition, core: core, evaluator: evaluator,
-                                          readsRevisionIDs: query.readsRevisionID)
+                                          readsRevisionIDs: query.readsRevisionID, keepsBodies: keepsBodies)
         var rows: [QueryRow] = []
         if let driver = QueryPlanner.fullTextDriver(condition), let ids = fullTextCandidates[driver.index] {
             // Only the index's hits can pass; each is read by ID and checked against the whole condition.
@@ -171,6 +176,8 @@ private struct PassingRowReader {
     let core: DatabaseCore
     let evaluator: QueryEvaluator
     let readsRevisionIDs: Bool
+    /// Whether a passing row keeps a copy of its body (false: the query reads no property after WHERE).
+    let keepsBodies: Bool
     let keys: FleeceKeyTable
     let filter: ScanFilter
     let empty: FleeceDocument
@@ -179,9 +186,11 @@ private struct PassingRowReader {
     /// The root of `empty`'s bytes, for the filter's test of a body-less record.
     let emptyRoot: FleeceLentValue
 
-    init(condition: CompiledExpression?, core: DatabaseCore, evaluator: QueryEvaluator, readsRevisionIDs: Bool) throws {
+    init(condition: CompiledExpression?, core: DatabaseCore, evaluator: QueryEvaluator, readsRevisionIDs: Bool,
+         keepsBodies: Bool = true) throws {
         self.condition = condition
         self.readsRevisionIDs = readsRevisionIDs
+        self.keepsBodies = keepsBodies
         self.core = core
         self.evaluator = evaluator
         keys = FleeceKeyTable(core.sharedKeys)
@@ -219,6 +228,11 @@ private struct PassingRowReader {
                                  expiration: view.expiration, body: body)
         if readsRevisionIDs { candidate.revisionID = try StoredDocument.currentRevisionID(inRecordBody: view.body) }
         if !passes, let condition, !(try evaluator.evaluate(condition, candidate).isTruthy) { return nil }
+        guard keepsBodies else {
+            var row = QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: nil)
+            row.revisionID = candidate.revisionID
+            return row
+        }
         let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {
             try FleeceDocument(copying: $0, keys: keys)
         } ?? empty

@@ -16,7 +16,7 @@ import TestSupport
         case 2: return Bool.random(using: &random)
         case 3, 4: return Int.random(in: -5...5, using: &random)
         case 5: return Double(Int.random(in: -50...50, using: &random)) / 10   // integral doubles too
-        case 6, 7, 8: return ["a", "b", "ab", "B", "é", "", "a\u{0}b", "Abc", "sAn", "San José", "a%b"][Int.random(in: 0...10, using: &random)]
+        case 6, 7, 8: return ["a", "b", "ab", "B", "é", "", "a\u{0}b", "Abc", "sAn", "San José", "a%b", "San\u{301}ta", "SAN\r\n"][Int.random(in: 0...12, using: &random)]
         case 9: return [Int.random(in: 0...3, using: &random)]
         case 10: return ["k": Int.random(in: 0...3, using: &random)]
         default: return Int64(1) << 60 + Int64(Int.random(in: 0...3, using: &random))   // beyond a double's integers
