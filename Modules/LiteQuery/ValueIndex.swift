@@ -46,7 +46,8 @@ package final class ValueIndex: DocumentIndexer {
             throw QueryError("an index named \"\(name)\" already exists with another definition; delete it first")
         }
         try core.inTransaction { txn in
-            let store = try core.dataFile.byteKeyStore(index.storeName)
+            // Made linked to the documents where the engine can (SQLite joins by rowid then).
+            let store = try core.dataFile.indexStore(index.storeName, over: core.documents.name)
             if let existing = try store.get(definitionKey) {
                 guard existing == Array(definition.utf8) else {
                     throw QueryError("an index named \"\(name)\" already exists with another definition; delete it first")

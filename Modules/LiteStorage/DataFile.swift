@@ -30,6 +30,11 @@ package protocol DataFile: AnyObject, Sendable {
 
     /// The byte-key store with this name, created when missing.
     func byteKeyStore(_ name: String) throws -> any ByteKeyStore
+    /// The byte-key store with this name for an index whose entries' values are keys of key
+    /// store `keyStore`, created when missing: an engine may link each new entry to its record
+    /// so that ``KeyStore/visitRecords(keyedBy:in:descending:_:)`` finds it without a key lookup.
+    /// An existing store is returned as it is.
+    func indexStore(_ name: String, over keyStore: String) throws -> any ByteKeyStore
     /// The names of the existing byte-key stores, sorted.
     func byteKeyStoreNames() throws -> [String]
     /// Deletes a byte-key store and everything in it.

@@ -18,15 +18,32 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
     private let putRowsSQL: String
     private static let rowsPerPut = 32
 
-    init(name: String, file: SQLiteDataFile) {
+    /// The key-store table whose rows the entries' values name, when the table has a link
+    /// column (made by ``SQLiteDataFile/indexStore(_:over:)``): each put then stores that row's
+    /// rowid beside the entry (NULL when there is none).
+    let linkedTable: String?
+
+    init(name: String, file: SQLiteDataFile, linkedTable: String? = nil) {
         self.name = name
         self.file = file
+        self.linkedTable = linkedTable
         table = SQLiteSchema.quoted(SQLiteSchema.byteTable(name))
-        putSQL = "INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)"
         getSQL = "SELECT value FROM \(table) WHERE key=?"
         deleteSQL = "DELETE FROM \(table) WHERE key=?"
-        putRowsSQL = "INSERT OR REPLACE INTO \(table) (key, value) VALUES "
-            + Array(repeating: "(?, ?)", count: Self.rowsPerPut).joined(separator: ", ")
+        if let linkedTable {
+            // One lookup in the key index per put, so that every read of the entry skips it.
+            let column = SQLiteSchema.quoted(SQLiteSchema.linkColumn(linkedTable))
+            let rowid = { (value: Int) in
+                "(SELECT rowid FROM \(SQLiteSchema.quoted(linkedTable)) WHERE key = CAST(?\(value) AS TEXT))"
+            }
+            putSQL = "INSERT OR REPLACE INTO \(table) (key, value, \(column)) VALUES (?1, ?2, \(rowid(2)))"
+            putRowsSQL = "INSERT OR REPLACE INTO \(table) (key, value, \(column)) VALUES "
+                + (0..<Self.rowsPerPut).map { "(?\($0 * 2 + 1), ?\($0 * 2 + 2), \(rowid($0 * 2 + 2)))" }.joined(separator: ", ")
+        } else {
+            putSQL = "INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)"
+            putRowsSQL = "INSERT OR REPLACE INTO \(table) (key, value) VALUES "
+                + Array(repeating: "(?, ?)", count: Self.rowsPerPut).joined(separator: ", ")
+        }
     }
 
     /// Stores `value` under `key`.

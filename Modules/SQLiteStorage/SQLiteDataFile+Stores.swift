@@ -69,15 +69,38 @@ extension SQLiteDataFile {
 
     /// The byte-key store `name` (table `bk_<name>`), created when missing.
     package func byteKeyStore(_ name: String) throws -> any ByteKeyStore {
+        try byteKeyStore(name, linkedTo: nil)
+    }
+
+    /// The byte-key store `name`; when missing, created with a column linking each entry to
+    /// the row of `kv_<keyStore>` its value names, which the index join then reads by rowid
+    /// (``SQLiteKeyStore/visitRecords(keyedBy:in:descending:_:)``).
+    package func indexStore(_ name: String, over keyStore: String) throws -> any ByteKeyStore {
+        try StoreName.validate(keyStore)
+        return try byteKeyStore(name, linkedTo: SQLiteSchema.table(keyStore))
+    }
+
+    private func byteKeyStore(_ name: String, linkedTo keyTable: String?) throws -> any ByteKeyStore {
         try StoreName.validate(name)
         try checkOpen()
         if let store = schema.withLock({ $0.byteStores[name] }) { return store }
         let table = SQLiteSchema.byteTable(name)
         if try !withReader({ try tableExists(table, $0) }) {
             guard !isReadOnly else { throw StoreName.missingInReadOnlyFile("byte-key store", name, engine: "SQLite", path: path) }
-            try write { txn in try withWriter(txn) { try $0.execute(SQLiteSchema.createByteKeyStore(name)) } }
+            try write { txn in
+                try withWriter(txn) { try $0.execute(SQLiteSchema.createByteKeyStore(name, linkedTo: keyTable)) }
+            }
         }
-        let store = SQLiteByteKeyStore(name: name, file: self)
+        // The link is read from the committed schema (the table was made in its own transaction).
+        let linked = try withReader { connection -> String? in
+            let statement = try connection.cached("SELECT substr(name, ?2) FROM pragma_table_info(?1) WHERE name GLOB ?3")
+            defer { statement.reset() }
+            statement.bind(1, table)
+            statement.bind(2, Int64(SQLiteSchema.linkPrefix.utf8.count + 1))
+            statement.bind(3, SQLiteSchema.linkPrefix + "*")
+            return try statement.step() ? statement.text(0) : nil
+        }
+        let store = SQLiteByteKeyStore(name: name, file: self, linkedTable: linked)
         return schema.withLock { StoreName.register(store, as: name, in: &$0.byteStores) }
     }
 

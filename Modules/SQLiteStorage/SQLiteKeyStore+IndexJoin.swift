@@ -1,3 +1,4 @@
+import Glibc
 import LiteStorage
 
 extension SQLiteKeyStore {
@@ -8,6 +9,9 @@ extension SQLiteKeyStore {
                               _ visitor: (RecordView) throws -> Bool) throws {
         guard let index = index as? SQLiteByteKeyStore, index.file === file else {
             return try visitRecordsOneByOne(keyedBy: index, in: range, descending: descending, visitor)
+        }
+        if index.linkedTable == SQLiteSchema.table(name) {
+            return try visitLinkedRecords(keyedBy: index, in: range, descending: descending, visitor)
         }
         try file.withReader { connection in
             let expiration = try file.hasExpirationColumn(name, connection)
@@ -22,6 +26,39 @@ extension SQLiteKeyStore {
             SQLiteByteKeyStore.bind(range, statement)
             while try statement.step() {
                 if try !visitor(Self.lentView(statement, expiration: expiration)) { return }
+            }
+        }
+    }
+
+    /// The join through an index whose entries hold their record's rowid: one step from each
+    /// entry to its row. An entry whose rowid is missing or now names another record (the file
+    /// was vacuumed, or written by a program that does not keep the link) is looked up by key
+    /// instead, so the records are always the key join's.
+    private func visitLinkedRecords(keyedBy index: SQLiteByteKeyStore, in range: ByteKeyRange, descending: Bool,
+                                    _ visitor: (RecordView) throws -> Bool) throws {
+        try file.withReader { connection in
+            let expiration = try file.hasExpirationColumn(name, connection)
+            let plainColumns = "sequence, flags, key, body" + (expiration ? ", expiration" : "")
+            let columns = "kv.sequence, kv.flags, kv.key, kv.body" + (expiration ? ", kv.expiration" : "")
+            let table = SQLiteSchema.quoted(SQLiteSchema.table(name))
+            let statement = try connection.cached(
+                "SELECT \(columns), ix.value FROM \(index.table) AS ix LEFT JOIN \(table) AS kv"
+                    + " ON kv.rowid = ix.\(SQLiteSchema.quoted(SQLiteSchema.linkColumn(SQLiteSchema.table(name))))"
+                    + SQLiteByteKeyStore.filter(range, qualifier: "ix.") + " ORDER BY ix.key" + (descending ? " DESC" : ""))
+            defer { statement.reset() }
+            SQLiteByteKeyStore.bind(range, statement)
+            let valueColumn: Int32 = expiration ? 5 : 4
+            while try statement.step() {
+                let key = statement.borrowedBytes(2), value = statement.borrowedBytes(valueColumn)
+                if key.count == value.count, let left = key.baseAddress, let right = value.baseAddress,
+                   memcmp(left, right, key.count) == 0 {
+                    if try !visitor(Self.lentView(statement, expiration: expiration)) { return }
+                    continue
+                }
+                let byKey = try connection.cached("SELECT \(plainColumns) FROM \(table) WHERE key=?")
+                defer { byKey.reset() }
+                byKey.bind(1, String(decoding: value, as: UTF8.self))
+                if try byKey.step(), try !visitor(Self.lentView(byKey, expiration: expiration)) { return }
             }
         }
     }

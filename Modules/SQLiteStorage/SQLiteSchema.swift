@@ -90,7 +90,19 @@ enum SQLiteSchema {
     }
 
     /// Creates a byte-key store's table; BLOB keys compare with memcmp (unsigned byte order).
-    static func createByteKeyStore(_ store: String) -> String {
-        "CREATE TABLE IF NOT EXISTS \(quoted(byteTable(store))) (key BLOB PRIMARY KEY, value BLOB) WITHOUT ROWID"
+    /// With `linkedTo`, a third column holds the rowid of the row of key-store table `linkedTo`
+    /// whose key is the entry's value (see ``linkColumn(_:)``).
+    static func createByteKeyStore(_ store: String, linkedTo keyTable: String? = nil) -> String {
+        "CREATE TABLE IF NOT EXISTS \(quoted(byteTable(store))) (key BLOB PRIMARY KEY, value BLOB"
+            + (keyTable.map { ", \(quoted(linkColumn($0))) INTEGER" } ?? "") + ") WITHOUT ROWID"
     }
+
+    /// The name of an index table's column linking its entries to the rows of `keyTable`; the
+    /// name says which table, so the schema alone tells how a store is linked.
+    static func linkColumn(_ keyTable: String) -> String {
+        linkPrefix + keyTable
+    }
+
+    /// What every link column's name starts with.
+    static let linkPrefix = "rowid in "
 }
