@@ -121,14 +121,32 @@ package final class ValueIndex: DocumentIndexer {
     package func rebuild(in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         try store.delete(range: ByteKeyRange(lower: [Self.entryTag], upper: nil), in: txn)
-        let enumerator = try core.documents.enumerate(options: RecordEnumerationOptions())
-        defer { enumerator.close() }
-        while let record = try enumerator.next() {
-            let document = try StoredDocument(record: record)
-            guard let body = document.storedCurrentBody,
-                  let key = try entryKey(record.key, body: body, core: core) else { continue }
-            try store.put(key, Array(record.key.utf8), in: txn)
+        // Each live document's current body is read in place through one borrowing document,
+        // and the entries are written many to a statement.
+        let keys = FleeceKeyTable(core.sharedKeys)
+        let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
+        let borrowed = try empty.withUnsafeBytes { try FleeceDocument(borrowing: $0, keys: keys) }
+        let evaluator = QueryEvaluator(parameters: [:])
+        var entries: [(key: [UInt8], value: [UInt8])] = []
+        try core.documents.visitRecords(options: RecordEnumerationOptions()) { view in
+            guard !view.flags.contains(.deleted), let bytes = try StoredDocument.currentBody(inRecordBody: view.body) else {
+                return true
+            }
+            let body: FleeceDocument
+            if bytes.count > 0 {
+                try borrowed.rebind(borrowing: bytes)
+                body = borrowed
+            } else {
+                body = empty
+            }
+            let id = Array(view.key)
+            let row = QueryRow(id: String(decoding: id, as: UTF8.self), sequence: 0, isDeleted: false, expiration: nil, body: body)
+            let values = try expressions.map { try evaluator.evaluate($0, row) }
+            guard values.first != .missing else { return true }
+            entries.append(([Self.entryTag] + IndexKey.encode(values) + id, id))
+            return true
         }
+        try store.put(entries, in: txn)
         try Self.record(try core.documentStoreState(), in: store, txn: txn)
     }
 
