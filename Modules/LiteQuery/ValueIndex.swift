@@ -99,23 +99,25 @@ package final class ValueIndex: DocumentIndexer {
 
     /// The entry key of a document, or nil when its first expression is MISSING.
     func entryKey(_ documentID: String, body: [UInt8], core: DatabaseCore) throws -> [UInt8]? {
-        let document = try FleeceDocument(bytes: body.isEmpty ? StoredDocument.emptyDictionary : body,
-                                          sharedKeys: core.sharedKeys, trusted: true)
-        let row = QueryRow(id: documentID, sequence: 0, isDeleted: false, expiration: nil, body: document)
-        let evaluator = QueryEvaluator(parameters: [:])
-        let values = try expressions.map { try evaluator.evaluate($0, row) }
-        guard values.first != .missing else { return nil }
-        return [Self.entryTag] + IndexKey.encode(values) + Array(documentID.utf8)
+        // The body is read where it lies (the values are copied out before the call returns).
+        try (body.isEmpty ? StoredDocument.emptyDictionary : body).withUnsafeBytes { bytes in
+            let document = try FleeceDocument(borrowing: bytes, keys: FleeceKeyTable(core.sharedKeys))
+            let row = QueryRow(id: documentID, sequence: 0, isDeleted: false, expiration: nil, body: document)
+            let evaluator = QueryEvaluator(parameters: [:])
+            let values = try expressions.map { try evaluator.evaluate($0, row) }
+            guard values.first != .missing else { return nil }
+            return [Self.entryTag] + IndexKey.encode(values) + Array(documentID.utf8)
+        }
     }
 
     package func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
+        let old = try change.oldBody.flatMap { try entryKey(change.documentID, body: $0, core: core) }
+        let new = try change.newBody.flatMap { try entryKey(change.documentID, body: $0, core: core) }
+        // An update that leaves the indexed values as they were leaves the entry as it is.
+        guard old != new else { return }
         let store = try core.dataFile.byteKeyStore(storeName)
-        if let old = change.oldBody, let key = try entryKey(change.documentID, body: old, core: core) {
-            try store.delete(key, in: txn)
-        }
-        if let new = change.newBody, let key = try entryKey(change.documentID, body: new, core: core) {
-            try store.put(key, Array(change.documentID.utf8), in: txn)
-        }
+        if let old { try store.delete(old, in: txn) }
+        if let new { try store.put(new, Array(change.documentID.utf8), in: txn) }
     }
 
     package func rebuild(in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
