@@ -17,5 +17,12 @@ struct CBLite: ParsableCommand {
                       DropIndexCommand.self, IndexesCommand.self, Serve.self, Push.self, Pull.self, Sync.self, Copy.self, Select.self])
 
     /// Runs the command line, reporting any error as one line.
-    static func main() { ToolFailure.main(Self.self) }
+    static func main() {
+        // The most common start, `cblite info DB`, skips the argument parser (Tools-22).
+        let arguments = CommandLine.arguments
+        if arguments.count == 3, arguments[1] == "info", !arguments[2].hasPrefix("-") {
+            Info.runUnparsed(database: arguments[2])
+        }
+        ToolFailure.main(Self.self)
+    }
 }
