@@ -92,8 +92,10 @@ extension QueryBenchmarks {
                 for (engine, database) in engines {
                     let query = try database.createQuery(json: workload.json)
                     // For a profiler: `QUERY_PROFILE_ROW=<start of a label> QUERY_PROFILE_LOOPS=N` runs
-                    // only ours of that row (SQLite), N times.
-                    if let wanted = ProcessInfo.processInfo.environment["QUERY_PROFILE_ROW"], workload.label.hasPrefix(wanted) {
+                    // only ours of that row, N times (on SQLite, or `QUERY_PROFILE_ENGINE=RocksDB`).
+                    let profiledEngine = ProcessInfo.processInfo.environment["QUERY_PROFILE_ENGINE"] ?? "SQLite"
+                    if let wanted = ProcessInfo.processInfo.environment["QUERY_PROFILE_ROW"], workload.label.hasPrefix(wanted),
+                       engine == profiledEngine {
                         let loops = ProcessInfo.processInfo.environment["QUERY_PROFILE_LOOPS"].flatMap(Int.init) ?? 1_000
                         for _ in 0..<loops { _ = try query.execute().allResults().count }
                         throw BenchmarkFailure(description: "profiled \(loops) runs of \(workload.label); no table")
