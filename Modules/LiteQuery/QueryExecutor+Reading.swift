@@ -61,7 +61,7 @@ extension QueryExecutor {
                 return true
             }
             // In document-ID order, as after a scan; the output's stable sort then orders them.
-            rows.sort { $0.id.precedesInByteOrder($1.id) }
+            rows.sortByDocumentID()
             return rows
         }
         switch plan {
@@ -72,7 +72,7 @@ extension QueryExecutor {
                 if let row = try reader.row(view) { rows.append(row) }
                 return true
             }
-            rows.sort { $0.id.precedesInByteOrder($1.id) }
+            rows.sortByDocumentID()
         case .index(let index, let ranges):
             // Candidates from the index, each checked against the whole condition, then put in
             // document-ID order as a scan would give them. One value of every expression of the
@@ -86,7 +86,7 @@ extension QueryExecutor {
                 }
             }
             if !(ranges.count == 1 && ranges[0].fixedValues == index.expressions.count) {
-                rows.sort { $0.id.precedesInByteOrder($1.id) }
+                rows.sortByDocumentID()
                 var unique: [QueryRow] = []
                 unique.reserveCapacity(rows.count)
                 // By bytes: Swift's `!=` would call two IDs spelled "é" and "e" + U+0301 one.
