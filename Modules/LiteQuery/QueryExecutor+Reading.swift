@@ -43,7 +43,10 @@ extension QueryExecutor {
             let exhaustive = backwards || ranges[0].fixedValues + query.orderBy.count != index.expressions.count
             var boundary: [UInt8]?
             var group: (encoded: [UInt8], keys: [QueryValue], uniform: Bool)?
-            try visitPassingRows(index, ranges[0], descending: backwards, coverage: IndexCoverage(query, index: index, evaluator: evaluator),
+            // Through the documents: the read stops after LIMIT rows, so the entries' keys
+            // would save little, and each entry they cannot answer (a run of MISSING sort keys
+            // comes first) would cost a lookup of its own instead of a step of the join.
+            try visitPassingRows(index, ranges[0], descending: backwards, coverage: nil,
                                  reader: reader) { row in
                 let keys = try query.orderBy.map { try evaluator.evaluate($0.expression, row) }
                 let encoded = IndexKey.encode(keys)

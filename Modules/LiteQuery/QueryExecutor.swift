@@ -51,10 +51,10 @@ package enum QueryExecutor {
         case .index(let index, let ranges):
             var line = "index \"\(index.name)\" on \(index.definition), "
                 + ranges.map(\.description).joined(separator: " or ") + " (inclusive), each candidate checked against WHERE"
-            if ordered, let backwards = QueryPlanner.servesOrder(index, ranges, query.orderBy) {
+            let inOrder = ordered ? QueryPlanner.servesOrder(index, ranges, query.orderBy) : nil
+            if let backwards = inOrder {
                 line += ", read in \(backwards ? "reverse " : "")index order for ORDER BY, stopping after OFFSET + LIMIT rows"
-            }
-            if IndexCoverage(query, index: index, evaluator: evaluator) != nil {
+            } else if IndexCoverage(query, index: index, evaluator: evaluator) != nil {
                 line += "; the entries' keys answer the query (a document is read only where a key does not tell a value)"
             }
             lines = [line]
