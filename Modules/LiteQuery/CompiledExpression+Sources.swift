@@ -32,6 +32,10 @@ extension CompiledExpression {
     var readsProperties: Bool {
         switch self {
         case .property: return true
+        case .call("COUNT()", let operands) where operands.count == 1:
+            // COUNT(*) counts rows; it reads no document.
+            if case .property(_, let path) = operands[0], path.isEmpty { return false }
+            return operands[0].readsProperties
         case .call(_, let operands): return operands.contains { $0.readsProperties }
         case .quantified(_, _, let array, let condition): return array.readsProperties || condition.readsProperties
         case .collate(_, _, let inner): return inner.readsProperties

@@ -169,9 +169,9 @@ struct QueryEvaluator {
 
     private func aggregate(_ name: String, _ operand: CompiledExpression) throws -> QueryValue {
         guard let group else { throw QueryError("\(name) is an aggregate: use it in a grouped query or alone") }
-        // COUNT(*) counts rows: no need to read the documents.
+        // COUNT(*) counts rows: no need to read the documents (rows past WHERE may hold none).
         if name == "COUNT()", case .property(_, let path) = operand, path.isEmpty {
-            return .int(Int64(group.filter { $0.body != nil || $0.indexValues != nil }.count))
+            return .int(Int64(group.count))
         }
         var inner = self
         inner.group = nil
