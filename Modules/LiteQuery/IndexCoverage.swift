@@ -85,14 +85,14 @@ struct IndexCoverage {
             return paths.firstIndex { $0 == path }
         }
         func constant(_ expression: CompiledExpression) -> QueryValue? {
+            // A parameter without a value makes no quick term; the WHERE reports it when it runs.
+            let value: QueryValue?
             switch expression {
-            case .literal, .parameter: break
-            default: return nil
+            case .literal(let literal): value = literal
+            case .parameter(let name): value = evaluator.parameters[name]
+            default: value = nil
             }
-            switch try? evaluator.evaluate(expression, .none) {
-            case let value? where value.isScalarForQuickTerm: return value
-            default: return nil
-            }
+            return value.flatMap { $0.isScalarForQuickTerm ? $0 : nil }
         }
         // Same-type values compare as the evaluator compares them; other types are left to it.
         func comparing(_ slot: Int, _ constant: QueryValue, _ holds: @escaping (Int) -> Bool) -> Term {

@@ -168,11 +168,7 @@ package final class ValueIndex: DocumentIndexer {
     /// then document ID; reversed when `descending`), until it returns false.
     func visitDocumentIDs(in range: IndexRange, descending: Bool, in core: DatabaseCore,
                           _ body: (String) throws -> Bool) throws {
-        let cursor = try core.dataFile.byteKeyStore(storeName).scan(Self.keyRange(range), descending: descending)
-        defer { cursor.close() }
-        while let entry = try cursor.next() {
-            if try !body(String(decoding: entry.value, as: UTF8.self)) { return }
-        }
+        try visitEntries(in: range, descending: descending, in: core) { _, id in try body(id) }
     }
 
     /// Calls `body` with each entry of `range` (its key, then its document's ID), in index

@@ -38,7 +38,6 @@ extension SQLiteKeyStore {
                                     _ visitor: (RecordView) throws -> Bool) throws {
         try file.withReader { connection in
             let expiration = try file.hasExpirationColumn(name, connection)
-            let plainColumns = "sequence, flags, key, body" + (expiration ? ", expiration" : "")
             let columns = "kv.sequence, kv.flags, kv.key, kv.body" + (expiration ? ", kv.expiration" : "")
             let table = SQLiteSchema.quoted(SQLiteSchema.table(name))
             let statement = try connection.cached(
@@ -55,10 +54,10 @@ extension SQLiteKeyStore {
                     if try !visitor(Self.lentView(statement, expiration: expiration)) { return }
                     continue
                 }
-                let byKey = try connection.cached("SELECT \(plainColumns) FROM \(table) WHERE key=?")
-                defer { byKey.reset() }
-                byKey.bind(1, String(decoding: value, as: UTF8.self))
-                if try byKey.step(), try !visitor(Self.lentView(byKey, expiration: expiration)) { return }
+                // The store's own lookup by key (on this snapshot's connection, another statement).
+                var goesOn = true
+                try visitRecord(String(decoding: value, as: UTF8.self)) { goesOn = try visitor($0) }
+                if !goesOn { return }
             }
         }
     }
