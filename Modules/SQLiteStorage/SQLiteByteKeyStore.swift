@@ -22,6 +22,11 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
     /// column (made by ``SQLiteDataFile/indexStore(_:over:)``): each put then stores that row's
     /// rowid beside the entry (NULL when there is none).
     let linkedTable: String?
+    /// The text of ``visit(_:descending:_:)``'s statement for each ``shape(_:descending:)``, and of
+    /// the linked join's (``SQLiteKeyStore/visitRecords(keyedBy:in:descending:_:)``) without and with
+    /// an expiration column: made once, as building them cost a short query a tenth of its time.
+    private let visitSQL: [String]
+    private let linkedJoinSQL: [[String]]
 
     init(name: String, file: SQLiteDataFile, linkedTable: String? = nil) {
         self.name = name
@@ -44,6 +49,35 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
             putRowsSQL = "INSERT OR REPLACE INTO \(table) (key, value) VALUES "
                 + Array(repeating: "(?, ?)", count: Self.rowsPerPut).joined(separator: ", ")
         }
+        let shapes = (0..<8).map { (range: ByteKeyRange(lower: $0 & 1 == 0 ? nil : [], upper: $0 & 2 == 0 ? nil : []),
+                                    descending: $0 & 4 != 0) }
+        let quotedTable = table
+        visitSQL = shapes.map { "SELECT key, value FROM \(quotedTable)\(Self.filter($0.range)) ORDER BY key\($0.descending ? " DESC" : "")" }
+        if let linkedTable {
+            let link = SQLiteSchema.quoted(SQLiteSchema.linkColumn(linkedTable))
+            linkedJoinSQL = [false, true].map { expiration in
+                shapes.map {
+                    "SELECT kv.sequence, kv.flags, kv.key, kv.body" + (expiration ? ", kv.expiration" : "")
+                        + ", ix.value FROM \(quotedTable) AS ix LEFT JOIN \(SQLiteSchema.quoted(linkedTable)) AS kv"
+                        + " ON kv.rowid = ix.\(link)" + Self.filter($0.range, qualifier: "ix.")
+                        + " ORDER BY ix.key" + ($0.descending ? " DESC" : "")
+                }
+            }
+        } else {
+            linkedJoinSQL = []
+        }
+    }
+
+    /// Which of the statements made once reads `range` in that direction.
+    private static func shape(_ range: ByteKeyRange, descending: Bool) -> Int {
+        (range.lower == nil ? 0 : 1) | (range.upper == nil ? 0 : 2) | (descending ? 4 : 0)
+    }
+
+    /// The linked join's statement: each entry in `range` of this store beside the row of
+    /// ``linkedTable`` its link names (NULL columns when none), in key order, with the
+    /// table's expiration column when it has one; the entry's value last. Bind with ``bind(_:_:)``.
+    func linkedJoinSQL(_ range: ByteKeyRange, descending: Bool, expiration: Bool) -> String? {
+        linkedJoinSQL.isEmpty ? nil : linkedJoinSQL[expiration ? 1 : 0][Self.shape(range, descending: descending)]
     }
 
     /// Stores `value` under `key`.
@@ -116,8 +150,7 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
     package func visit(_ range: ByteKeyRange, descending: Bool,
                        _ visitor: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         try file.withReader { connection in
-            let statement = try connection.cached("SELECT key, value FROM \(table)\(Self.filter(range)) "
-                                                  + "ORDER BY key\(descending ? " DESC" : "")")
+            let statement = try connection.cached(visitSQL[Self.shape(range, descending: descending)])
             defer { statement.reset() }
             Self.bind(range, statement)
             while try statement.step() {

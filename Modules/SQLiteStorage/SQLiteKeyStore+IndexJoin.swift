@@ -38,12 +38,10 @@ extension SQLiteKeyStore {
                                     _ visitor: (RecordView) throws -> Bool) throws {
         try file.withReader { connection in
             let expiration = try file.hasExpirationColumn(name, connection)
-            let columns = "kv.sequence, kv.flags, kv.key, kv.body" + (expiration ? ", kv.expiration" : "")
-            let table = SQLiteSchema.quoted(SQLiteSchema.table(name))
-            let statement = try connection.cached(
-                "SELECT \(columns), ix.value FROM \(index.table) AS ix LEFT JOIN \(table) AS kv"
-                    + " ON kv.rowid = ix.\(SQLiteSchema.quoted(SQLiteSchema.linkColumn(SQLiteSchema.table(name))))"
-                    + SQLiteByteKeyStore.filter(range, qualifier: "ix.") + " ORDER BY ix.key" + (descending ? " DESC" : ""))
+            guard let sql = index.linkedJoinSQL(range, descending: descending, expiration: expiration) else {
+                throw StorageError(.unexpectedError, "index store \"\(index.name)\" has no link to the rows of \"\(name)\"")
+            }
+            let statement = try connection.cached(sql)
             defer { statement.reset() }
             SQLiteByteKeyStore.bind(range, statement)
             let valueColumn: Int32 = expiration ? 5 : 4

@@ -58,6 +58,7 @@ enum SQLiteSchema {
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
         }
         if bare { return identifier }
+        if !identifier.utf8.contains(UInt8(ascii: "\"")) { return "\"" + identifier + "\"" }
         return "\"" + identifier.replacing("\"", with: "\"\"") + "\""
     }
 
