@@ -16,8 +16,10 @@ package struct FleeceKeyTable: Sendable {
 /// A dictionary key looked up once in a ``FleeceKeyTable``: its bytes and, when it is a shared
 /// key, its number, so repeated lookups skip hashing the key.
 package struct FleeceResolvedKey: Sendable {
-    let bytes: [UInt8]
-    let shared: Int?
+    /// The key's UTF-8.
+    package let bytes: [UInt8]
+    /// Its number in the shared keys, when it has one.
+    package let shared: Int?
 }
 
 extension FleeceKeyTable {

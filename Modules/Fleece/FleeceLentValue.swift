@@ -132,13 +132,18 @@ package struct FleeceLentValue {
     /// such key (the same answer as ``FleeceDict/value(for:)`` for bytes of the table the key
     /// was resolved in).
     package func value(for key: FleeceResolvedKey) -> FleeceLentValue? {
+        key.bytes.withUnsafeBytes { value(sharedKey: key.shared, keyBytes: $0) }
+    }
+
+    /// The value under the key whose shared-key number is `sharedKey` (nil: not shared) and
+    /// whose UTF-8 is `keyBytes`, or nil when this is not a dictionary or has no such key.
+    package func value(sharedKey: Int?, keyBytes: UnsafeRawBufferPointer) -> FleeceLentValue? {
         guard tag == 7 else { return nil }
         let (count, wide, first) = reader.collection(offset)
-        if let shared = key.shared, let index = reader.dictionaryIndex(sharedKey: shared, count: count, first: first, wide: wide) {
+        if let shared = sharedKey, let index = reader.dictionaryIndex(sharedKey: shared, count: count, first: first, wide: wide) {
             return FleeceLentValue(reader: reader, offset: reader.dictionaryValueOffset(index, first: first, wide: wide))
         }
-        let found = key.bytes.withUnsafeBytes { reader.dictionaryIndex(keyBytes: $0, count: count, first: first, wide: wide) }
-        guard let index = found else { return nil }
+        guard let index = reader.dictionaryIndex(keyBytes: keyBytes, count: count, first: first, wide: wide) else { return nil }
         return FleeceLentValue(reader: reader, offset: reader.dictionaryValueOffset(index, first: first, wide: wide))
     }
 
