@@ -179,8 +179,15 @@ enum IndexRange: CustomStringConvertible {
 
     /// Whether the range is one value of the first expression.
     var isPoint: Bool {
-        if case .between(let lower?, let upper?) = self { return lower == upper && IndexKey.encode([lower]) == IndexKey.encode([upper]) }
-        return false
+        guard case .between(let lower?, let upper?) = self else { return false }
+        switch (lower, upper) {
+        // Strings by their bytes (Swift's `==` calls canonically equivalent spellings equal, and
+        // their keys differ); without encoding them, which cost a short query a tenth of its time.
+        case (.string(let low), .string(let high)): return low.utf8.elementsEqual(high.utf8)
+        case (.bool(let low), .bool(let high)): return low == high
+        case (.int(let low), .int(let high)): return low == high
+        default: return lower == upper && IndexKey.encode([lower]) == IndexKey.encode([upper])
+        }
     }
 
     /// How many leading expressions the range fixes to one value each (their entries then come
