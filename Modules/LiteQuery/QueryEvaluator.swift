@@ -27,27 +27,18 @@ struct QueryEvaluator {
         case .property(let alias, let path):
             if let alias, let binding = row.joined[alias] {
                 switch binding {
-                case .document(let joined): return try evaluate(.property(alias: nil, path: path), joined)
+                case .document(let joined): return property(path, of: joined)
                 case .value(let value): return folded(Self.walk(value, path))
                 case .missing: return .missing
                 }
             }
-            guard let root = row.body?.root else { return folded(row.indexValues?.value(at: path) ?? .missing) }
-            if path.isEmpty { return QueryValue(root) }
-            return folded(QueryValue(FleecePath(components: path).evaluate(on: root)))
+            return property(path, of: row)
         case .meta(let alias, let key):
             if let alias, let binding = row.joined[alias] {
                 guard case .document(let joined) = binding else { return .missing }
-                return try evaluate(.meta(alias: nil, key: key), joined)
+                return Self.meta(key, of: joined)
             }
-            switch key {
-            case "_id": return .string(row.id)
-            case "_sequence": return .int(Int64(clamping: row.sequence))
-            case "_deleted": return .bool(row.isDeleted)
-            case "_expiration": return row.expiration.map { .int($0) } ?? .missing
-            case "_revisionID": return row.revisionID.map { .string($0) } ?? .missing
-            default: return .missing
-            }
+            return Self.meta(key, of: row)
         case .parameter(let name):
             guard let value = parameters[name] else {
                 throw QueryError("parameter $\(name) has no value; set it in the query's parameters")
@@ -82,6 +73,25 @@ struct QueryEvaluator {
             var scoped = self
             scoped.collation = (ignoreCase, ignoreAccents)
             return try scoped.evaluate(inner, row)
+        }
+    }
+
+    /// The property at `path` of `row`'s own document (not through a joined alias).
+    private func property(_ path: [FleecePath.Component], of row: QueryRow) -> QueryValue {
+        guard let root = row.body?.root else { return folded(row.indexValues?.value(at: path) ?? .missing) }
+        if path.isEmpty { return QueryValue(root) }
+        return folded(QueryValue(FleecePath(components: path).evaluate(on: root)))
+    }
+
+    /// Metadata `key` (`_id`, `_sequence`, …) of `row`'s own document.
+    private static func meta(_ key: String, of row: QueryRow) -> QueryValue {
+        switch key {
+        case "_id": .string(row.id)
+        case "_sequence": .int(Int64(clamping: row.sequence))
+        case "_deleted": .bool(row.isDeleted)
+        case "_expiration": row.expiration.map { .int($0) } ?? .missing
+        case "_revisionID": row.revisionID.map { .string($0) } ?? .missing
+        default: .missing
         }
     }
 

@@ -25,7 +25,7 @@ extension QueryExecutor {
             for candidate in try probe.candidates(for: row, evaluator: evaluator, cache: &cache) {
                 var joined = row
                 joined.joined[join.alias] = .document(candidate)
-                if let on = join.on, !(try evaluator.evaluate(on, joined).isTruthy) { continue }
+                if let on = probe.residualOn, !(try evaluator.evaluate(on, joined).isTruthy) { continue }
                 output.append(joined)
                 matched = true
             }
@@ -54,10 +54,10 @@ struct JoinProbe: CustomStringConvertible {
     /// index's candidates per probed value (keyed by its index encoding, which keeps apart
     /// strings that Swift's `==` would equate); whether each document passes ``ownTerms``.
     struct DocumentCache {
-        var byID: [String: QueryRow?] = [:]
+        var byID: [ExactString: QueryRow?] = [:]
         var all: [QueryRow]?
         var byValue: [[UInt8]: [QueryRow]] = [:]
-        var passesOwnTerms: [String: Bool] = [:]
+        var passesOwnTerms: [ExactString: Bool] = [:]
     }
 
     private let alias: String
@@ -66,12 +66,18 @@ struct JoinProbe: CustomStringConvertible {
     /// ON's ANDed terms that read the joined document alone (`a.type = 'airport'`): a document
     /// that fails them pairs with no row, so they are tested once per document, not per pair.
     private let ownTerms: CompiledExpression?
+    /// What a candidate must still meet of ON: its terms but ``ownTerms`` (every candidate has
+    /// passed them) and, for a join by ID, the term the lookup used (a document found by the
+    /// value's ID has exactly that ID, so the term holds). Checking those again per pair was
+    /// half of a join's time.
+    let residualOn: CompiledExpression?
 
     init(_ join: CompiledQuery.JoinedSource, joinedAliases: Set<String>, in core: DatabaseCore) {
         alias = join.alias
         self.core = core
         ownTerms = .and((join.on?.conjuncts ?? []).filter { $0.readsOnly(alias: join.alias) && $0.reads(anyOf: [join.alias]) })
         var method = Method.everyDocument
+        var lookupTerm: CompiledExpression?
         let indexes = core.registeredIndexers.compactMap { $0 as? ValueIndex }
         let own: Set = [join.alias]
         search: for term in join.on?.conjuncts ?? [] {
@@ -79,6 +85,7 @@ struct JoinProbe: CustomStringConvertible {
             for (side, other) in [(operands[0], operands[1]), (operands[1], operands[0])] where !other.reads(anyOf: own) {
                 if case .meta(join.alias?, "_id") = side {
                     method = .byID(other)
+                    lookupTerm = term
                     break search
                 }
                 if case .property(join.alias?, let path) = side, !path.isEmpty,
@@ -88,6 +95,8 @@ struct JoinProbe: CustomStringConvertible {
             }
         }
         self.method = method
+        let checked = (ownTerms?.conjuncts ?? []) + [lookupTerm].compactMap { $0 }
+        residualOn = .and((join.on?.conjuncts ?? []).filter { term in !checked.contains(term) })
     }
 
     var description: String {
@@ -102,11 +111,11 @@ struct JoinProbe: CustomStringConvertible {
         let found = try unfilteredCandidates(for: row, evaluator: evaluator, cache: &cache)
         guard let ownTerms else { return found }
         return try found.filter { candidate in
-            if let known = cache.passesOwnTerms[candidate.id] { return known }
+            if let known = cache.passesOwnTerms[ExactString(candidate.id)] { return known }
             var alone = QueryRow.none
             alone.joined[alias] = .document(candidate)
             let passes = try evaluator.evaluate(ownTerms, alone).isTruthy
-            cache.passesOwnTerms[candidate.id] = passes
+            cache.passesOwnTerms[ExactString(candidate.id)] = passes
             return passes
         }
     }
@@ -145,9 +154,9 @@ struct JoinProbe: CustomStringConvertible {
     }
 
     private func document(_ id: String, cache: inout DocumentCache) throws -> QueryRow? {
-        if let known = cache.byID[id] { return known }
+        if let known = cache.byID[ExactString(id)] { return known }
         let row = try QueryExecutor.document(id, in: core)
-        cache.byID[id] = row
+        cache.byID[ExactString(id)] = row
         return row
     }
 }

@@ -12,6 +12,36 @@ package indirect enum QueryValue: Sendable, Hashable {
     case array([QueryValue])
     case dictionary([String: QueryValue])
 
+    /// Equal as Couchbase Lite's binary collation keeps values apart: strings only when their
+    /// bytes are (Swift's `==` equates "é" and "e" + U+0301, which 2.8 groups, de-duplicates
+    /// and joins as two values); numbers of one kind by value.
+    package static func == (lhs: QueryValue, rhs: QueryValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.missing, .missing), (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.int(a), .int(b)): a == b
+        case let (.double(a), .double(b)): a == b
+        case let (.string(a), .string(b)): a.byteOrder(b) == 0
+        case let (.array(a), .array(b)): a == b
+        case let (.dictionary(a), .dictionary(b)): a == b
+        default: false
+        }
+    }
+
+    /// Hashes what ``==`` compares (a string's bytes).
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .missing: hasher.combine(0)
+        case .null: hasher.combine(1)
+        case .bool(let flag): hasher.combine(2); hasher.combine(flag)
+        case .int(let number): hasher.combine(3); hasher.combine(number)
+        case .double(let number): hasher.combine(4); hasher.combine(number)
+        case .string(let text): hasher.combine(5); hasher.combine(ExactString(text))
+        case .array(let items): hasher.combine(6); hasher.combine(items)
+        case .dictionary(let entries): hasher.combine(7); hasher.combine(entries)
+        }
+    }
+
     /// The value of a Fleece value (recursively), or `.missing` for none.
     package init(_ value: FleeceValue?) {
         guard let value, !value.isUndefined else {

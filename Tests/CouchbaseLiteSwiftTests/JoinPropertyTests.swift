@@ -54,4 +54,57 @@ import TestSupport
             #expect(expected.contains { !$0.isEmpty })
         }
     }
+
+    /// A join by document ID skips re-checking the ON term its lookup used, and the terms on the
+    /// joined document alone: the pairs must equal those of the same ON disguised so that no
+    /// lookup serves it. References include IDs spelled with canonically equivalent characters,
+    /// numbers, null, deleted and missing documents.
+    @Test(arguments: StorageEngineKind.allCases)
+    func joinsByIDEqualScannedOnes(engine: StorageEngineKind) throws {
+        try withDatabase(engine) { database, _ in
+            var random = SplitMix64(seed: engine == .sqlite ? 403 : 404)
+            let ids = ["a", "b", "\u{e9}", "e\u{301}", "gone", "1"]
+            try database.inBatch {
+                for id in ids {
+                    let document = MutableDocument(id: id)
+                    if let type = Self.randomValue(&random) { document.setValue(type, forKey: "type") }
+                    try database.saveDocument(document)
+                }
+                for number in 0..<60 {
+                    let document = MutableDocument(id: String(format: "d%02d", number))
+                    switch Int.random(in: 0...5, using: &random) {
+                    case 0: break
+                    case 1: document.setValue(NSNull(), forKey: "ref")
+                    case 2: document.setValue(1, forKey: "ref")
+                    default: document.setValue((ids + ["none"])[Int.random(in: 0...6, using: &random)], forKey: "ref")
+                    }
+                    if let type = Self.randomValue(&random) { document.setValue(type, forKey: "type") }
+                    try database.saveDocument(document)
+                }
+            }
+            if let gone = database.document(withID: "gone") { try database.deleteDocument(gone) }
+            func pairs(_ on: String, _ kind: String) throws -> [String] {
+                let json = #"{"WHAT":[[".l._id"],[".r._id"],[".r.type"]],"FROM":[{"AS":"l"},{"AS":"r","JOIN":"\#(kind)","ON":\#(on)}],"#
+                    + #""ORDER_BY":[[".l._id"],[".r._id"]]}"#
+                return try database.createQuery(json: json).execute().map {
+                    "\($0.string(at: 0) ?? "-")/\($0.string(at: 1) ?? "-")/\($0.value(at: 2).map { "\($0)" } ?? "-")"
+                }
+            }
+            var checked = 0
+            for _ in 0..<10 {
+                let type = [#""a""#, #""b""#, "1", #""\u00e9""#][Int.random(in: 0...3, using: &random)]
+                let kind = Bool.random(using: &random) ? "INNER" : "LEFT OUTER"
+                let byID = #"["AND",["=",[".r._id"],[".l.ref"]],["=",[".r.type"],\#(type)]]"#
+                let disguised = #"["AND",["=",["IFMISSINGORNULL()",[".r._id"],"?"],[".l.ref"]],"#
+                    + #"["=",[".r.type"],["IFMISSINGORNULL()",[".l.none"],\#(type)]]]"#
+                #expect(try database.createQuery(json: #"{"WHAT":[[".l._id"]],"FROM":[{"AS":"l"},{"AS":"r","ON":\#(byID)}]}"#)
+                    .explain().contains("by document ID"))
+                let expected = try pairs(disguised, kind)
+                let found = try pairs(byID, kind)
+                #expect(found == expected, "\(byID) \(kind): \(Set(found).symmetricDifference(expected).sorted())")
+                checked += expected.filter { !$0.hasSuffix("/-/-") }.count
+            }
+            #expect(checked > 0)
+        }
+    }
 }

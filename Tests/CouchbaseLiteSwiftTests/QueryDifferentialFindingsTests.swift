@@ -70,6 +70,28 @@ import TestSupport
     }
 
     @Test(arguments: StorageEngineKind.allCases)
+    func groupsDistinctValuesAndJoinsByIDKeepSpellingsApart(engine: StorageEngineKind) throws {
+        // The real 2.8 core groups "é" and "e" + U+0301 apart (counts 2 and 1), returns both
+        // from DISTINCT, and joins each reference by ID to the document with exactly its bytes.
+        try withDatabase(engine) { database, _ throws in
+            try database.saveDocument(MutableDocument(id: "\u{e9}", data: ["s": "\u{e9}", "kind": "precomposed"]))
+            try database.saveDocument(MutableDocument(id: "e\u{301}", data: ["s": "e\u{301}", "kind": "combining"]))
+            try database.saveDocument(MutableDocument(id: "r1", data: ["s": "\u{e9}", "ref": "e\u{301}"]))
+            try database.saveDocument(MutableDocument(id: "r2", data: ["ref": "\u{e9}"]))
+            let groups = try database.createQuery(json: #"{"WHAT":[[".s"],["COUNT()",["."]]],"WHERE":["IS NOT",[".s"],["MISSING"]],"#
+                + #""GROUP_BY":[[".s"]],"ORDER_BY":[[".s"]]}"#).execute().map { "\($0.string(at: 0) ?? "-")=\($0.int(at: 1))" }
+            #expect(groups.map { Array($0.utf8) } == ["e\u{301}=1", "\u{e9}=2"].map { Array($0.utf8) })
+            let distinct = try database.createQuery(json: #"{"WHAT":[[".s"]],"WHERE":["IS NOT",[".s"],["MISSING"]],"DISTINCT":true}"#)
+                .execute().allResults()
+            #expect(distinct.count == 2)
+            let joined = try database.createQuery(json: #"{"WHAT":[[".l._id"],[".r.kind"]],"FROM":[{"AS":"l"},"#
+                + #"{"AS":"r","ON":["=",[".r._id"],[".l.ref"]]}],"ORDER_BY":[[".l._id"]]}"#)
+            #expect(try joined.explain().contains("by document ID"))
+            #expect(try joined.execute().map { "\($0.string(at: 0) ?? "-")/\($0.string(at: 1) ?? "-")" } == ["r1/combining", "r2/precomposed"])
+        }
+    }
+
+    @Test(arguments: StorageEngineKind.allCases)
     func nullIfIsNullOnlyWhenTheTwoAreEqual(engine: StorageEngineKind) throws {
         // N1QL: NULLIF(a, b) is NULL when `a = b` is true, else a; MISSING = MISSING is MISSING,
         // so NULLIF(missing, missing) is MISSING. 2.8 answers null there and whenever both are
