@@ -12,11 +12,15 @@ extension QueryExecutor {
                                 evaluator: QueryEvaluator, fullTextCandidates: [String: [String]] = [:]) throws -> [QueryRow] {
         // Past WHERE, a query whose columns, grouping and ordering read no property (`._id`
         // and other metadata only) needs no copy of a passing row's body.
+        // A grouped query whose columns, HAVING and ordering read no property but its GROUP BY
+        // expressions keeps each passing row's GROUP BY values instead of its body.
+        let keyedGroups = groupsByKeysAlone(query)
         let keepsBodies = !query.joins.isEmpty
-            || (query.columns.map(\.expression) + query.groupBy + query.orderBy.map(\.expression)
+            || (keyedGroups ? [] : query.columns.map(\.expression) + query.groupBy + query.orderBy.map(\.expression)
                 + [query.having].compactMap { $0 }).contains { $0.readsProperties }
         let reader = try PassingRowReader(condition: condition, core: core, evaluator: evaluator,
-                                          readsRevisionIDs: query.readsRevisionID, keepsBodies: keepsBodies)
+                                          readsRevisionIDs: query.readsRevisionID, keepsBodies: keepsBodies,
+                                          groupBy: keyedGroups ? query.groupBy : nil)
         var rows: [QueryRow] = []
         if let driver = QueryPlanner.fullTextDriver(condition), let ids = fullTextCandidates[driver.index] {
             // Only the index's hits can pass; each is read by ID and checked against the whole condition.
@@ -160,6 +164,34 @@ extension QueryExecutor {
         return try topCount(query, evaluator)
     }
 
+    /// Whether a grouped query reads nothing of a row after WHERE but its GROUP BY values:
+    /// one source, a GROUP BY, and columns, HAVING and ORDER BY that read no property once
+    /// each GROUP BY expression outside an aggregate stands for its group's value.
+    static func groupsByKeysAlone(_ query: CompiledQuery) -> Bool {
+        guard !query.groupBy.isEmpty, query.joins.isEmpty else { return false }
+        let placeholders = [QueryValue](repeating: .null, count: query.groupBy.count)
+        return !(query.columns.map(\.expression) + query.orderBy.map(\.expression) + [query.having].compactMap { $0 })
+            .contains { groupValued($0, query.groupBy, placeholders).readsProperties }
+    }
+
+    /// `expression` with each GROUP BY expression outside an aggregate (and outside COLLATE,
+    /// which would fold the value differently) replaced by its group's value in `key`: what
+    /// evaluating it on the group's first row gives, as that row's GROUP BY values are `key`.
+    static func groupValued(_ expression: CompiledExpression, _ groupBy: [CompiledExpression],
+                            _ key: [QueryValue]) -> CompiledExpression {
+        if let index = groupBy.firstIndex(of: expression) { return .literal(key[index]) }
+        switch expression {
+        case .call(let name, let operands):
+            if QueryFunctions.aggregates.contains(name) { return expression }
+            return .call(name, operands.map { groupValued($0, groupBy, key) })
+        case .quantified(let kind, let variable, let array, let condition):
+            return .quantified(kind, variable: variable, array: groupValued(array, groupBy, key),
+                               condition: groupValued(condition, groupBy, key))
+        default:
+            return expression
+        }
+    }
+
     /// The live document `id` as a row, or nil.
     static func document(_ id: String, in core: DatabaseCore) throws -> QueryRow? {
         guard let record = try core.documents.get(id), !record.flags.contains(.deleted) else { return nil }
@@ -181,6 +213,9 @@ private struct PassingRowReader {
     let readsRevisionIDs: Bool
     /// Whether a passing row keeps a copy of its body (false: the query reads no property after WHERE).
     let keepsBodies: Bool
+    /// The GROUP BY expressions to evaluate on each passing row's lent body, when rows keep their
+    /// values (``QueryRow/groupKey``) instead of bodies.
+    let groupBy: [CompiledExpression]?
     let keys: FleeceKeyTable
     let filter: ScanFilter
     let empty: FleeceDocument
@@ -190,8 +225,9 @@ private struct PassingRowReader {
     let emptyRoot: FleeceLentValue
 
     init(condition: CompiledExpression?, core: DatabaseCore, evaluator: QueryEvaluator, readsRevisionIDs: Bool,
-         keepsBodies: Bool = true) throws {
+         keepsBodies: Bool = true, groupBy: [CompiledExpression]? = nil) throws {
         self.condition = condition
+        self.groupBy = groupBy
         self.readsRevisionIDs = readsRevisionIDs
         self.keepsBodies = keepsBodies
         self.core = core
@@ -234,6 +270,7 @@ private struct PassingRowReader {
         guard keepsBodies else {
             var row = QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: nil)
             row.revisionID = candidate.revisionID
+            row.groupKey = try groupBy.map { try $0.map { try evaluator.evaluate($0, candidate) } }
             return row
         }
         let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {

@@ -108,24 +108,31 @@ package enum QueryExecutor {
     private static func output(_ rows: [QueryRow], of query: CompiledQuery, evaluator: QueryEvaluator) throws -> [[QueryValue]] {
         // (values of the columns, values of the sort keys) per output row.
         var output: [(columns: [QueryValue], keys: [QueryValue])] = []
+        // Whether `output` is in ORDER BY's order already (the top-N below keeps it so).
+        var inOrder = query.orderBy.isEmpty
         let grouped = !query.groupBy.isEmpty || query.columns.contains { $0.expression.hasAggregate }
         if grouped {
             var groups: [[QueryValue]: [QueryRow]] = [:]
             var order: [[QueryValue]] = []
             for row in rows {
-                let key = try query.groupBy.map { try evaluator.evaluate($0, row) }
+                let key = try row.groupKey ?? query.groupBy.map { try evaluator.evaluate($0, row) }
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(row)
             }
             if query.groupBy.isEmpty, order.isEmpty { order = [[]]; groups[[]] = [] }
+            // Rows that kept their GROUP BY values instead of bodies: the expressions read them
+            // from the key (the same values the group's first row would give).
+            let keyed = groupsByKeysAlone(query)
             for key in order {
                 let members = groups[key] ?? []
                 var scoped = evaluator
                 scoped.group = members
                 let representative = members.first ?? .none
-                if let having = query.having, !(try scoped.evaluate(having, representative).isTruthy) { continue }
-                output.append((try query.columns.map { try scoped.evaluate($0.expression, representative) },
-                               try query.orderBy.map { try scoped.evaluate($0.expression, representative) }))
+                func value(_ expression: CompiledExpression) throws -> QueryValue {
+                    try scoped.evaluate(keyed ? groupValued(expression, query.groupBy, key) : expression, representative)
+                }
+                if let having = query.having, !(try value(having).isTruthy) { continue }
+                output.append((try query.columns.map { try value($0.expression) }, try query.orderBy.map { try value($0.expression) }))
             }
         } else if !query.orderBy.isEmpty, !query.distinct, let wanted = try topCount(query, evaluator) {
             // ORDER BY with LIMIT: keep only the first OFFSET + LIMIT rows in order (ties in
@@ -145,6 +152,7 @@ package enum QueryExecutor {
             for (keys, row) in kept {
                 output.append((try query.columns.map { try evaluator.evaluate($0.expression, row) }, keys))
             }
+            inOrder = true
         } else {
             output.reserveCapacity(rows.count)
             for row in rows {
@@ -152,7 +160,7 @@ package enum QueryExecutor {
                                try query.orderBy.map { try evaluator.evaluate($0.expression, row) }))
             }
         }
-        if !query.orderBy.isEmpty {
+        if !inOrder {
             let descending = query.orderBy.map(\.descending)
             output = output.enumerated().sorted { a, b in
                 for (index, isDescending) in descending.enumerated() {

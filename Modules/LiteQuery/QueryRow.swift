@@ -14,6 +14,9 @@ package struct QueryRow: Sendable {
     package var joined: [String: QueryBinding] = [:]
     /// For a row read from a value index's entry alone (no body): the values its key holds.
     var indexValues: IndexCoverage.Values?
+    /// The GROUP BY values, computed while the row's body was lent by the read, for a grouped
+    /// query that reads nothing else of a row after WHERE (the row then keeps no body).
+    var groupKey: [QueryValue]?
 
     package init(id: String, sequence: UInt64, isDeleted: Bool, expiration: Int64?, body: FleeceDocument?) {
         self.id = id
