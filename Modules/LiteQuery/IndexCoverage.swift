@@ -41,6 +41,9 @@ struct IndexCoverage {
     private var read: [Bool]
     /// Those it reads outside a comparison: their numbers must keep their type.
     private var typed: [Bool]
+    /// Whether anything after WHERE (columns, grouping, ordering) reads an index property: then
+    /// a passing row keeps its entry's values.
+    private var valuesOutliveWhere = false
     /// WHERE's ANDed terms that compare an index property with a constant.
     private var terms: [Term] = []
     /// Whether those are all of WHERE (then they decide it alone).
@@ -57,11 +60,13 @@ struct IndexCoverage {
         guard paths.contains(where: { $0 != nil }) else { return nil }
         read = Array(repeating: false, count: paths.count)
         typed = read
-        var expressions = query.columns.map(\.expression) + query.groupBy + query.orderBy.map(\.expression)
-        expressions += [query.whereClause, query.having].compactMap { $0 }
-        for expression in expressions {
+        let afterWhere = query.columns.map(\.expression) + query.groupBy + query.orderBy.map(\.expression)
+            + [query.having].compactMap { $0 }
+        for expression in afterWhere {
             guard note(expression, inComparison: false) else { return nil }
         }
+        valuesOutliveWhere = read.contains(true)
+        if let whereClause = query.whereClause, !note(whereClause, inComparison: false) { return nil }
         if let whereClause = query.whereClause {
             let conjuncts = whereClause.conjuncts
             var covered = 0
@@ -125,9 +130,9 @@ struct IndexCoverage {
         return nil
     }
 
-    /// The quick terms' verdict on an entry's row: `.passes` only when they are all of WHERE.
-    func verdict(_ row: QueryRow) -> Verdict {
-        guard let values = row.indexValues?.values else { return .undecided }
+    /// The quick terms' verdict on an entry's values (``decode(_:into:)``): `.passes` only when
+    /// they are all of WHERE.
+    func verdict(_ values: [QueryValue]) -> Verdict {
         for term in terms {
             guard let holds = term.test(values[term.slot]) else { return .undecided }
             if !holds { return .fails }
@@ -159,20 +164,33 @@ struct IndexCoverage {
         }
     }
 
-    /// The row the entry `key` of document `id` answers, or nil when its document must be read.
-    func row(key: UnsafeRawBufferPointer, id: String) -> QueryRow? {
-        let decoded = IndexKey.decode(key, from: 1, count: paths.count)
-        var values = [QueryValue](repeating: .missing, count: paths.count)
-        for slot in paths.indices where read[slot] {
-            switch decoded[slot] {
+    /// Values with a slot for each index expression, for ``decode(_:into:)`` to fill.
+    var emptyValues: [QueryValue] { [QueryValue](repeating: .missing, count: paths.count) }
+
+    /// Puts the values of the expressions the query reads from entry `key` into `values`
+    /// (reused from entry to entry: no allocation per entry); false when one of them is not
+    /// told exactly by the key, and the entry's document must be read.
+    func decode(_ key: UnsafeRawBufferPointer, into values: inout [QueryValue]) -> Bool {
+        var known = true
+        IndexKey.decodeEach(key, from: 1, count: paths.count) { slot, decoded in
+            guard read[slot] else { return true }
+            switch decoded {
             case .exact(let value): values[slot] = value
             case .number(let number) where !typed[slot] && number.magnitude < 9_007_199_254_740_992:
                 values[slot] = .double(number)
-            default: return nil
+            default:
+                known = false
             }
+            return known
         }
+        return known
+    }
+
+    /// The row of document `id` whose entry gave `values`: holding them when the WHERE's
+    /// evaluator or an expression after it reads them.
+    func row(id: String, values: [QueryValue], forWhere: Bool) -> QueryRow {
         var row = QueryRow(id: id, sequence: 0, isDeleted: false, expiration: nil, body: nil)
-        row.indexValues = Values(paths: paths, values: values)
+        if forWhere || valuesOutliveWhere { row.indexValues = Values(paths: paths, values: values) }
         return row
     }
 }

@@ -12,26 +12,31 @@ extension IndexKey {
         case unknown
     }
 
-    /// The first `count` values encoded in `key` from `start` (after that, each is `.unknown`
-    /// once an array or object is met, whose end is not looked for).
-    static func decode(_ key: UnsafeRawBufferPointer, from start: Int, count: Int) -> [DecodedValue] {
-        var values: [DecodedValue] = []
-        values.reserveCapacity(count)
+    /// Calls `body` with each of the first `count` values encoded in `key` from `start` and its
+    /// slot, in order, until it returns false (after an array or object, whose end is not looked
+    /// for, each is `.unknown`).
+    static func decodeEach(_ key: UnsafeRawBufferPointer, from start: Int, count: Int,
+                           _ body: (_ slot: Int, _ value: DecodedValue) -> Bool) {
+        var slot = 0
+        func emit(_ value: DecodedValue) -> Bool {
+            defer { slot += 1 }
+            return body(slot, value)
+        }
         var position = start
-        reading: while values.count < count, position < key.count {
+        reading: while slot < count, position < key.count {
             let type = key[position]
             position += 1
             switch type {
-            case 1: values.append(.unknown)
-            case 2: values.append(.exact(.bool(false)))
-            case 3: values.append(.exact(.bool(true)))
+            case 1: guard emit(.unknown) else { return }
+            case 2: guard emit(.exact(.bool(false))) else { return }
+            case 3: guard emit(.exact(.bool(true))) else { return }
             case 4:
                 guard position + 8 <= key.count else { break reading }
                 var sortable: UInt64 = 0
                 for offset in 0..<8 { sortable = sortable << 8 | UInt64(key[position + offset]) }
                 position += 8
                 let bits = sortable & (1 << 63) != 0 ? sortable & ~(1 << 63) : ~sortable
-                values.append(.number(Double(bitPattern: bits)))
+                guard emit(.number(Double(bitPattern: bits))) else { return }
             case 5:
                 // Up to the 0x00 0x00 that ends it; 0x00 0xFF stands for a 0x00 in the text.
                 let start = position
@@ -49,7 +54,7 @@ extension IndexKey {
                 guard end >= 0 else { break reading }
                 let text = UnsafeRawBufferPointer(rebasing: key[start..<end])
                 if !escaped {
-                    values.append(.exact(.string(String(decoding: text, as: UTF8.self))))
+                    guard emit(.exact(.string(String(decoding: text, as: UTF8.self)))) else { return }
                 } else {
                     var bytes: [UInt8] = []
                     var index = 0
@@ -57,13 +62,12 @@ extension IndexKey {
                         bytes.append(text[index])
                         index += text[index] == 0 ? 2 : 1
                     }
-                    values.append(.exact(.string(String(decoding: bytes, as: UTF8.self))))
+                    guard emit(.exact(.string(String(decoding: bytes, as: UTF8.self)))) else { return }
                 }
             default:
                 break reading   // an array or object: its end is not looked for
             }
         }
-        while values.count < count { values.append(.unknown) }
-        return values
+        while slot < count { guard emit(.unknown) else { return } }
     }
 }

@@ -118,12 +118,14 @@ extension QueryExecutor {
             }
             return
         }
+        var values = coverage.emptyValues
         try index.visitEntries(in: range, descending: descending, in: reader.core) { key, id in
-            if let row = coverage.row(key: key, id: id) {
-                switch coverage.verdict(row) {
+            if coverage.decode(key, into: &values) {
+                switch coverage.verdict(values) {
                 case .fails: return true
-                case .passes: return try body(row)
+                case .passes: return try body(coverage.row(id: id, values: values, forWhere: false))
                 case .undecided:
+                    let row = coverage.row(id: id, values: values, forWhere: true)
                     if let condition = reader.condition, !(try reader.evaluator.evaluate(condition, row).isTruthy) { return true }
                     return try body(row)
                 }
