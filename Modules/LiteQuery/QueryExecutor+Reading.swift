@@ -218,6 +218,8 @@ private struct PassingRowReader {
     /// The GROUP BY expressions to evaluate on each passing row's lent body, when rows keep their
     /// values (``QueryRow/groupKey``) instead of bodies.
     let groupBy: [CompiledExpression]?
+    /// Each GROUP BY expression's path, for those read straight from the lent body.
+    let groupPaths: [LentPropertyPath?]
     let keys: FleeceKeyTable
     let filter: ScanFilter
     let empty: FleeceDocument
@@ -236,6 +238,8 @@ private struct PassingRowReader {
         self.evaluator = evaluator
         keys = FleeceKeyTable(core.sharedKeys)
         filter = ScanFilter(condition, keys: keys)
+        let keyTable = keys
+        groupPaths = (groupBy ?? []).map { LentPropertyPath($0, keys: keyTable) }
         let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
         self.empty = empty
         // Lent `empty`'s bytes (allocated once, freed with it, and it lives as long as this
@@ -249,10 +253,16 @@ private struct PassingRowReader {
         let isDeleted = view.flags.contains(.deleted)
         let bytes = isDeleted ? nil : try StoredDocument.currentBody(inRecordBody: view.body)
         var passes = false
+        // On the lent bytes, before any document object is pointed at them.
+        var lentRoot: FleeceLentValue?
+        func root() throws -> FleeceLentValue {
+            if let lentRoot { return lentRoot }
+            let found = try bytes.flatMap { $0.count > 0 ? try FleeceLentValue(rootOf: $0) : nil } ?? emptyRoot
+            lentRoot = found
+            return found
+        }
         if !filter.isEmpty {
-            // On the lent bytes, before any document object is pointed at them.
-            let root = try bytes.flatMap { $0.count > 0 ? try FleeceLentValue(rootOf: $0) : nil } ?? emptyRoot
-            switch filter.verdict(root) {
+            switch filter.verdict(try root()) {
             case .fails: return nil
             case .passes: passes = true
             case .undecided: break
@@ -272,7 +282,14 @@ private struct PassingRowReader {
         guard keepsBodies else {
             var row = QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: nil)
             row.revisionID = candidate.revisionID
-            row.groupKey = try groupBy.map { try $0.map { try evaluator.evaluate($0, candidate) } }
+            if let groupBy {
+                var key: [QueryValue] = []
+                key.reserveCapacity(groupBy.count)
+                for (expression, path) in zip(groupBy, groupPaths) {
+                    key.append(try path?.value(in: try root()) ?? evaluator.evaluate(expression, candidate))
+                }
+                row.groupKey = key
+            }
             return row
         }
         let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {

@@ -112,19 +112,26 @@ package enum QueryExecutor {
         var inOrder = query.orderBy.isEmpty
         let grouped = !query.groupBy.isEmpty || query.columns.contains { $0.expression.hasAggregate }
         if grouped {
-            var groups: [[QueryValue]: [QueryRow]] = [:]
+            // Each group's position by its key (one hash per row), its key and its rows, in
+            // order of first appearance.
+            var positions: [[QueryValue]: Int] = [:]
             var order: [[QueryValue]] = []
+            var groups: [[QueryRow]] = []
             for row in rows {
                 let key = try row.groupKey ?? query.groupBy.map { try evaluator.evaluate($0, row) }
-                if groups[key] == nil { order.append(key) }
-                groups[key, default: []].append(row)
+                if let position = positions[key] {
+                    groups[position].append(row)
+                } else {
+                    positions[key] = order.count
+                    order.append(key)
+                    groups.append([row])
+                }
             }
-            if query.groupBy.isEmpty, order.isEmpty { order = [[]]; groups[[]] = [] }
+            if query.groupBy.isEmpty, order.isEmpty { order = [[]]; groups = [[]] }
             // Rows that kept their GROUP BY values instead of bodies: the expressions read them
             // from the key (the same values the group's first row would give).
             let keyed = groupsByKeysAlone(query)
-            for key in order {
-                let members = groups[key] ?? []
+            for (key, members) in zip(order, groups) {
                 var scoped = evaluator
                 scoped.group = members
                 let representative = members.first ?? .none

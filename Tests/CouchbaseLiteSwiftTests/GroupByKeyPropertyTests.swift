@@ -29,6 +29,9 @@ import TestSupport
                     for key in ["x", "y", "z"] {
                         if let value = Self.randomValue(&random) { document.setValue(value, forKey: key) }
                     }
+                    // Nested values, array items and whole objects as GROUP BY keys.
+                    if let value = Self.randomValue(&random) { document.setValue(["k": value], forKey: "n") }
+                    if let value = Self.randomValue(&random) { document.setValue([value], forKey: "list") }
                     try database.saveDocument(document)
                 }
             }
@@ -43,6 +46,9 @@ import TestSupport
                 (#"[".x"],[".y"],["COUNT()",["."]]"#, 3, #"[[".x"],[".y"]]"#, ""),
                 (#"["||",[".x"],"!"],["COUNT()",["."]]"#, 2, #"[[".x"]]"#, #","WHERE":["IS NOT",[".z"],["MISSING"]]"#),
                 (#"["TYPE()",[".y"]],["COUNT()",["."]]"#, 2, #"[[".y"]]"#, ""),
+                (#"[".n.k"],[".list[0]"],["COUNT()",["."]]"#, 3, #"[[".n.k"],[".list[0]"]]"#, ""),
+                (#"[".n"],[".list[-1]"],["COUNT()",["."]]"#, 3, #"[[".n"],[".list[-1]"]]"#, ""),
+                (#"[".list"],["COUNT()",["."]]"#, 2, #"[[".list"]]"#, ""),
             ]
             var compared = 0
             for shape in shapes {
