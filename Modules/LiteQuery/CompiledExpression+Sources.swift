@@ -1,3 +1,5 @@
+import Fleece
+
 extension CompiledExpression {
     /// Whether the expression reads any of `aliases` (joined sources; the first source is
     /// never among them).
@@ -40,6 +42,31 @@ extension CompiledExpression {
         case .quantified(_, _, let array, let condition): return array.readsProperties || condition.readsProperties
         case .collate(_, _, let inner): return inner.readsProperties
         case .literal, .parameter, .variable, .meta: return false
+        }
+    }
+
+    /// Adds to `paths` each property path of the first source (`alias` nil or `sourceAlias`)
+    /// the expression reads; false when it reads that source's whole document.
+    func collectPaths(ofSource sourceAlias: String?, into paths: inout [[FleecePath.Component]]) -> Bool {
+        switch self {
+        case .property(let alias, let path):
+            guard alias == nil || alias == sourceAlias else { return true }
+            if path.isEmpty { return false }
+            if !paths.contains(path) { paths.append(path) }
+            return true
+        case .call("COUNT()", let operands) where operands.count == 1:
+            // COUNT(*) counts rows; it reads no document.
+            if case .property(_, let path) = operands[0], path.isEmpty { return true }
+            return operands[0].collectPaths(ofSource: sourceAlias, into: &paths)
+        case .call(_, let operands):
+            for operand in operands where !operand.collectPaths(ofSource: sourceAlias, into: &paths) { return false }
+            return true
+        case .quantified(_, _, let array, let condition):
+            return array.collectPaths(ofSource: sourceAlias, into: &paths) && condition.collectPaths(ofSource: sourceAlias, into: &paths)
+        case .collate(_, _, let inner):
+            return inner.collectPaths(ofSource: sourceAlias, into: &paths)
+        case .literal, .parameter, .variable, .meta:
+            return true
         }
     }
 

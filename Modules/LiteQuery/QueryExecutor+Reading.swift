@@ -20,7 +20,8 @@ extension QueryExecutor {
                 + [query.having].compactMap { $0 }).contains { $0.readsProperties }
         let reader = try PassingRowReader(condition: condition, core: core, evaluator: evaluator,
                                           readsRevisionIDs: query.readsRevisionID, keepsBodies: keepsBodies,
-                                          groupBy: keyedGroups ? query.groupBy : nil)
+                                          groupBy: keyedGroups ? query.groupBy : nil,
+                                          extracting: keepsBodies ? extractablePaths(query) : nil)
         var rows: [QueryRow] = []
         if let driver = QueryPlanner.fullTextDriver(condition), let ids = fullTextCandidates[driver.index] {
             // Only the index's hits can pass; each is read by ID and checked against the whole condition.
@@ -166,6 +167,22 @@ extension QueryExecutor {
         return try topCount(query, evaluator)
     }
 
+    /// Every property path of the first source that anything after the first source's WHERE
+    /// reads (columns, grouping, ordering, HAVING, the joins and the rest of WHERE), when there
+    /// are a few and none is the whole document: a passing row can then keep those values
+    /// instead of a copy of its body.
+    static func extractablePaths(_ query: CompiledQuery) -> [[FleecePath.Component]]? {
+        var expressions = query.columns.map(\.expression) + query.groupBy + query.orderBy.map(\.expression)
+        expressions += [query.having, splitWhere(query).later].compactMap { $0 }
+        for join in query.joins {
+            if let on = join.on { expressions.append(on) }
+            if case .unnest(let array) = join.kind { expressions.append(array) }
+        }
+        var paths: [[FleecePath.Component]] = []
+        for expression in expressions where !expression.collectPaths(ofSource: query.sourceAlias, into: &paths) { return nil }
+        return paths.isEmpty || paths.count > 8 ? nil : paths
+    }
+
     /// Whether a grouped query reads nothing of a row after WHERE but its GROUP BY values:
     /// one source, a GROUP BY, and columns, HAVING and ORDER BY that read no property once
     /// each GROUP BY expression outside an aggregate stands for its group's value.
@@ -220,6 +237,9 @@ private struct PassingRowReader {
     let groupBy: [CompiledExpression]?
     /// Each GROUP BY expression's path, for those read straight from the lent body.
     let groupPaths: [LentPropertyPath?]
+    /// The paths whose values a passing row keeps instead of a copy of its body (a row whose
+    /// value at one of them is an array, an object or data keeps its body), and their readers.
+    let extracted: (paths: [[FleecePath.Component]?], readers: [LentPropertyPath])?
     let keys: FleeceKeyTable
     let filter: ScanFilter
     let empty: FleeceDocument
@@ -229,7 +249,8 @@ private struct PassingRowReader {
     let emptyRoot: FleeceLentValue
 
     init(condition: CompiledExpression?, core: DatabaseCore, evaluator: QueryEvaluator, readsRevisionIDs: Bool,
-         keepsBodies: Bool = true, groupBy: [CompiledExpression]? = nil) throws {
+         keepsBodies: Bool = true, groupBy: [CompiledExpression]? = nil,
+         extracting paths: [[FleecePath.Component]]? = nil) throws {
         self.condition = condition
         self.groupBy = groupBy
         self.readsRevisionIDs = readsRevisionIDs
@@ -240,6 +261,8 @@ private struct PassingRowReader {
         filter = ScanFilter(condition, keys: keys)
         let keyTable = keys
         groupPaths = (groupBy ?? []).map { LentPropertyPath($0, keys: keyTable) }
+        let readers = (paths ?? []).compactMap { LentPropertyPath(.property(alias: nil, path: $0), keys: keyTable) }
+        extracted = paths.flatMap { readers.count == $0.count ? ($0, readers) : nil }
         let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
         self.empty = empty
         // Lent `empty`'s bytes (allocated once, freed with it, and it lives as long as this
@@ -247,6 +270,17 @@ private struct PassingRowReader {
         let table = keys
         borrowed = try empty.withUnsafeBytes { try FleeceDocument(borrowing: $0, keys: table) }
         emptyRoot = try empty.withUnsafeBytes { try FleeceLentValue(rootOf: $0) }
+    }
+
+    /// The values at `readers`' paths under `root`, or nil when one is an array, an object or data.
+    private func values(at readers: [LentPropertyPath], in root: FleeceLentValue) -> [QueryValue]? {
+        var values: [QueryValue] = []
+        values.reserveCapacity(readers.count)
+        for reader in readers {
+            guard let value = reader.value(in: root) else { return nil }
+            values.append(value)
+        }
+        return values
     }
 
     func row(_ view: RecordView) throws -> QueryRow? {
@@ -290,6 +324,12 @@ private struct PassingRowReader {
                 }
                 row.groupKey = key
             }
+            return row
+        }
+        if let extracted, let values = try values(at: extracted.readers, in: root()) {
+            var row = QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: nil)
+            row.revisionID = candidate.revisionID
+            row.indexValues = IndexCoverage.Values(paths: extracted.paths, values: values)
             return row
         }
         let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {
