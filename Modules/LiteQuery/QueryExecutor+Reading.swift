@@ -88,7 +88,7 @@ extension QueryExecutor {
             // repeat a document (`IN [1, 1.0]`), so equal IDs are dropped after sorting.
             let coverage = IndexCoverage(query, index: index, evaluator: evaluator)
             for range in ranges {
-                try visitPassingRows(index, range, descending: false, coverage: coverage, reader: reader) { row in
+                try visitPassingRows(index, range, descending: false, anyOrder: true, coverage: coverage, reader: reader) { row in
                     rows.append(row)
                     return true
                 }
@@ -106,16 +106,21 @@ extension QueryExecutor {
     }
 
     /// Calls `body` with each row of `range` of `index` that passes the reader's condition, in
-    /// index order (reversed when `descending`), until it returns false: from the entries alone
+    /// index order (reversed when `descending`; any order with `anyOrder`), until it returns false: from the entries alone
     /// when `coverage` allows (an entry whose key cannot answer is read from its document),
     /// else from each entry's document.
-    private static func visitPassingRows(_ index: ValueIndex, _ range: IndexRange, descending: Bool,
+    private static func visitPassingRows(_ index: ValueIndex, _ range: IndexRange, descending: Bool, anyOrder: Bool = false,
                                          coverage: IndexCoverage?, reader: PassingRowReader,
                                          _ body: (QueryRow) throws -> Bool) throws {
         guard let coverage else {
-            try index.visitRecords(in: range, descending: descending, in: reader.core) { view in
+            let visit = { (view: RecordView) throws -> Bool in
                 guard !view.flags.contains(.deleted), let row = try reader.row(view) else { return true }
                 return try body(row)
+            }
+            if anyOrder {
+                try index.visitRecordsInAnyOrder(in: range, in: reader.core, visit)
+            } else {
+                try index.visitRecords(in: range, descending: descending, in: reader.core, visit)
             }
             return
         }

@@ -189,6 +189,12 @@ package final class ValueIndex: DocumentIndexer {
                                         descending: descending, body)
     }
 
+    /// ``visitRecords(in:descending:in:_:)`` in whatever order the engine reads fastest (the
+    /// caller orders the rows itself).
+    func visitRecordsInAnyOrder(in range: IndexRange, in core: DatabaseCore, _ body: (RecordView) throws -> Bool) throws {
+        try core.documents.visitRecordsInAnyOrder(keyedBy: try core.dataFile.byteKeyStore(storeName), in: Self.keyRange(range), body)
+    }
+
     /// The entry keys of `range`.
     private static func keyRange(_ range: IndexRange) -> ByteKeyRange {
         let low: [UInt8], high: [UInt8]?

@@ -39,6 +39,12 @@ extension KeyStore {
         try visitRecordsOneByOne(keyedBy: index, in: range, descending: descending, visitor)
     }
 
+    /// The index's order: the default of ``visitRecordsInAnyOrder(keyedBy:in:_:)``.
+    package func visitRecordsInAnyOrder(keyedBy index: ByteKeyStore, in range: ByteKeyRange,
+                                        _ visitor: (RecordView) throws -> Bool) throws {
+        try visitRecords(keyedBy: index, in: range, descending: false, visitor)
+    }
+
     /// The lookup-per-entry form of ``visitRecords(keyedBy:in:descending:_:)``, for engines that
     /// join natively only in some cases.
     package func visitRecordsOneByOne(keyedBy index: ByteKeyStore, in range: ByteKeyRange, descending: Bool,

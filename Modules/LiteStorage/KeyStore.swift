@@ -77,6 +77,12 @@ package protocol KeyStore: AnyObject, Sendable {
     func visitRecords(keyedBy index: ByteKeyStore, in range: ByteKeyRange, descending: Bool,
                       _ visitor: (RecordView) throws -> Bool) throws
 
+    /// ``visitRecords(keyedBy:in:descending:_:)`` for a caller that does not need the index's
+    /// order (it puts the records in its own order after): in whatever order the engine reads
+    /// them fastest. The default is the index's order.
+    func visitRecordsInAnyOrder(keyedBy index: ByteKeyStore, in range: ByteKeyRange,
+                                _ visitor: (RecordView) throws -> Bool) throws
+
     /// Records whose sequence is greater than `since`, in ascending sequence order.
     func enumerate(since: UInt64, options: RecordEnumerationOptions) throws -> RecordEnumerator
 

@@ -50,6 +50,24 @@ final class RocksDBIterator {
         settle()
     }
 
+    /// Positions forward at the first key in range at or after `key` (the walk then goes on
+    /// forward with ``next()``).
+    func seek(_ key: [UInt8]) {
+        descending = false
+        guard let handle else { return }
+        let target = key.withUnsafeBytes { Self.compare($0, lower) } < 0 ? lower : key
+        target.withUnsafeBytes {
+            rocksdb_iter_seek(handle, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count)
+        }
+        var low = 0, high = overlay.count
+        while low < high {
+            let middle = (low + high) / 2
+            if overlay[middle].key.withUnsafeBytes({ Self.compare($0, target) }) < 0 { low = middle + 1 } else { high = middle }
+        }
+        overlayIndex = low
+        settle()
+    }
+
     /// Positions at the last key in range.
     func seekLast() {
         descending = true
