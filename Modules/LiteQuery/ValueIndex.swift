@@ -1,5 +1,6 @@
 import Fleece
 import FoundationEssentials
+import Glibc
 import LiteDatabase
 import LiteStorage
 import LiteSupport
@@ -129,6 +130,9 @@ package final class ValueIndex: DocumentIndexer {
         let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
         let borrowed = try empty.withUnsafeBytes { try FleeceDocument(borrowing: $0, keys: keys) }
         let evaluator = QueryEvaluator(parameters: [:])
+        // Plain property paths are read from the lent bytes; other expressions (and values
+        // that are arrays, objects or data) through the evaluator.
+        let paths = expressions.map { LentPropertyPath($0, keys: keys) }
         var entries: [(key: [UInt8], value: [UInt8])] = []
         try core.documents.visitRecords(options: RecordEnumerationOptions()) { view in
             guard !view.flags.contains(.deleted), let bytes = try StoredDocument.currentBody(inRecordBody: view.body) else {
@@ -142,14 +146,35 @@ package final class ValueIndex: DocumentIndexer {
                 body = empty
             }
             let id = Array(view.key)
-            let row = QueryRow(id: String(decoding: id, as: UTF8.self), sequence: 0, isDeleted: false, expiration: nil, body: body)
-            let values = try expressions.map { try evaluator.evaluate($0, row) }
+            let root = bytes.count > 0 ? try FleeceLentValue(rootOf: bytes) : nil
+            var values: [QueryValue] = []
+            values.reserveCapacity(expressions.count)
+            for (expression, path) in zip(expressions, paths) {
+                if let path, let root, let value = path.value(in: root) {
+                    values.append(value)
+                } else {
+                    let row = QueryRow(id: String(decoding: id, as: UTF8.self), sequence: 0, isDeleted: false, expiration: nil, body: body)
+                    values.append(try evaluator.evaluate(expression, row))
+                }
+            }
             guard values.first != .missing else { return true }
             entries.append(([Self.entryTag] + IndexKey.encode(values) + id, id))
             return true
         }
+        // In key order, so that the index's table grows at its end instead of at random places.
+        entries.sort { a, b in a.key.withUnsafeBytes { x in b.key.withUnsafeBytes { y in Self.precedes(x, y) } } }
         try store.put(entries, in: txn)
         try Self.record(try core.documentStoreState(), in: store, txn: txn)
+    }
+
+    /// Whether `a` sorts before `b` in unsigned byte order.
+    private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let common = min(a.count, b.count)
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+            let order = memcmp(left, right, common)
+            if order != 0 { return order < 0 }
+        }
+        return a.count < b.count
     }
 
     // MARK: Scans
