@@ -19,6 +19,12 @@ struct IndexCoverage {
         }
     }
 
+    /// Each comparison operator's test of an order, and the operator with its sides swapped
+    /// (made once, not per term and run).
+    private static let tests: [String: @Sendable (Int) -> Bool] = ["=": { $0 == 0 }, "==": { $0 == 0 }, "<": { $0 < 0 },
+                                                                   "<=": { $0 <= 0 }, ">": { $0 > 0 }, ">=": { $0 >= 0 }]
+    private static let flipped = ["=": "=", "==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="]
+
     /// The operators that read a number only as a number (an integer and the same double
     /// compare equal, below 2^53).
     private static let comparisons: Set<String> = ["=", "==", "!=", "<>", "<", "<=", ">", ">=", "BETWEEN", "IN", "NOT IN"]
@@ -105,9 +111,7 @@ struct IndexCoverage {
                 value.typeRank == constant.typeRank ? holds(QueryValue.compare(value, constant)) : nil
             }
         }
-        let tests: [String: (Int) -> Bool] = ["=": { $0 == 0 }, "==": { $0 == 0 }, "<": { $0 < 0 }, "<=": { $0 <= 0 },
-                                              ">": { $0 > 0 }, ">=": { $0 >= 0 }]
-        let flipped = ["=": "=", "==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="]
+        let tests = Self.tests, flipped = Self.flipped
         if op == "BETWEEN", operands.count == 3, let slot = slot(operands[0]),
            let low = constant(operands[1]), let high = constant(operands[2]) {
             return [comparing(slot, low, { $0 >= 0 }), comparing(slot, high, { $0 <= 0 })]

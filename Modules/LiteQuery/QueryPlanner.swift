@@ -80,10 +80,10 @@ enum QueryPlanner {
         guard ranges.count == 1, let first = orderBy.first, orderBy.allSatisfy({ $0.descending == first.descending }) else {
             return nil
         }
-        let wanted = orderBy.map(\.expression)
         let expressions = index.expressions
         func leads(from start: Int) -> Bool {
-            start + wanted.count <= expressions.count && Array(expressions[start..<(start + wanted.count)]) == wanted
+            start + orderBy.count <= expressions.count
+                && zip(expressions[start...], orderBy).allSatisfy { $0 == $1.expression }
         }
         return leads(from: 0) || (ranges[0].fixedValues > 0 && leads(from: ranges[0].fixedValues)) ? first.descending : nil
     }

@@ -84,6 +84,11 @@ struct ScanFilter {
         case undecided
     }
 
+    /// The comparison operators a term can use (made once: a dictionary literal in the
+    /// initializer was built again for every term of every run).
+    private static let comparisons: [String: Comparison] = ["=": .equal, "==": .equal, "!=": .notEqual, "<>": .notEqual,
+                                                            "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual]
+
     private let terms: [Term]
     private let steps: [Step]
     /// The keys' and string literals' UTF-8.
@@ -150,9 +155,7 @@ struct ScanFilter {
                 terms.append(Term(pathStart: range.start, pathCount: range.count, comparison: .lessOrEqual, literal: high))
                 return
             }
-            let comparisons: [String: Comparison] = ["=": .equal, "==": .equal, "!=": .notEqual, "<>": .notEqual,
-                                                     "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual]
-            guard let comparison = comparisons[name], operands.count == 2 else { covers = false; return }
+            guard let comparison = Self.comparisons[name], operands.count == 2 else { covers = false; return }
             if isPath(operands[0]), isLiteral(operands[1]), let range = path(operands[0]), let value = literal(operands[1]) {
                 terms.append(Term(pathStart: range.start, pathCount: range.count, comparison: comparison, literal: value))
             } else if isPath(operands[1]), isLiteral(operands[0]), let range = path(operands[1]), let value = literal(operands[0]) {
