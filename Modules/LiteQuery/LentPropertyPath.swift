@@ -6,7 +6,10 @@ import Fleece
 /// is left to the evaluator, which builds those values. A GROUP BY key read this way cost a
 /// third of what the evaluator's lookup through a document did.
 struct LentPropertyPath {
-    private struct Step {
+    /// A dictionary key (its shared-key number, or -1, and its UTF-8 at `keyStart` in a byte
+    /// array kept beside the steps) or an array index: plain values, so that walking a record
+    /// retains and releases nothing.
+    struct Step {
         let isKey: Bool
         let sharedKey: Int
         let keyStart: Int
@@ -19,9 +22,20 @@ struct LentPropertyPath {
 
     /// The path of `expression` when it is a property of the first source with a path; nil otherwise.
     init?(_ expression: CompiledExpression, keys: FleeceKeyTable) {
-        guard case .property(nil, let components) = expression, !components.isEmpty else { return nil }
         var steps: [Step] = []
         var bytes: [UInt8] = []
+        guard Self.append(expression, keys: keys, to: &steps, bytes: &bytes) != nil else { return nil }
+        self.steps = steps
+        self.bytes = bytes
+    }
+
+    /// Appends the steps of `expression`'s path (a property of the first source with a path),
+    /// keys resolved against `keys`, to `steps` and their bytes to `bytes`; returns where they
+    /// start and how many there are, or nil (nothing appended) for any other expression.
+    static func append(_ expression: CompiledExpression, keys: FleeceKeyTable, to steps: inout [Step],
+                       bytes: inout [UInt8]) -> (start: Int, count: Int)? {
+        guard case .property(nil, let components) = expression, !components.isEmpty else { return nil }
+        let start = steps.count
         for component in components {
             switch component {
             case .key(let key):
@@ -33,8 +47,26 @@ struct LentPropertyPath {
                 steps.append(Step(isKey: false, sharedKey: -1, keyStart: 0, keyCount: 0, index: index))
             }
         }
-        self.steps = steps
-        self.bytes = bytes
+        return (start, components.count)
+    }
+
+    /// The value `path` leads to under `root` (keys' bytes in `bytes`), or nil when a step
+    /// finds nothing.
+    static func walk(_ root: FleeceLentValue, _ path: Slice<UnsafeBufferPointer<Step>>,
+                     _ bytes: UnsafeRawBufferPointer) -> FleeceLentValue? {
+        var value = root
+        for step in path {
+            let next: FleeceLentValue?
+            if step.isKey {
+                next = value.value(sharedKey: step.sharedKey < 0 ? nil : step.sharedKey,
+                                   keyBytes: UnsafeRawBufferPointer(rebasing: bytes[step.keyStart..<(step.keyStart + step.keyCount)]))
+            } else {
+                next = value.element(at: step.index)
+            }
+            guard let next else { return nil }
+            value = next
+        }
+        return value
     }
 
     /// The value at the path under `root`, as the evaluator reads it; nil when it is an array,
@@ -42,18 +74,7 @@ struct LentPropertyPath {
     func value(in root: FleeceLentValue) -> QueryValue? {
         steps.withUnsafeBufferPointer { steps in
             bytes.withUnsafeBytes { bytes in
-                var value = root
-                for step in steps {
-                    let next: FleeceLentValue?
-                    if step.isKey {
-                        next = value.value(sharedKey: step.sharedKey < 0 ? nil : step.sharedKey,
-                                           keyBytes: UnsafeRawBufferPointer(rebasing: bytes[step.keyStart..<(step.keyStart + step.keyCount)]))
-                    } else {
-                        next = value.element(at: step.index)
-                    }
-                    guard let next else { return .missing }
-                    value = next
-                }
+                guard let value = Self.walk(root, steps[...], bytes) else { return .missing }
                 switch value.type {
                 case .undefined: return .missing
                 case .null: return .null

@@ -22,14 +22,7 @@ struct ScanFilter {
         let literal: Literal
     }
 
-    /// A dictionary key (its shared-key number, or -1, and its UTF-8 in `bytes`) or an array index.
-    private struct Step {
-        let isKey: Bool
-        let sharedKey: Int
-        let keyStart: Int
-        let keyCount: Int
-        let index: Int
-    }
+    private typealias Step = LentPropertyPath.Step
 
     private enum Comparison {
         case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
@@ -106,20 +99,7 @@ struct ScanFilter {
         var bytes: [UInt8] = []
         var covers = true
         func path(_ expression: CompiledExpression) -> (start: Int, count: Int)? {
-            guard case .property(nil, let components) = expression, !components.isEmpty else { return nil }
-            let start = steps.count
-            for component in components {
-                switch component {
-                case .key(let key):
-                    let resolved = keys.resolve(key)
-                    steps.append(Step(isKey: true, sharedKey: resolved.shared ?? -1, keyStart: bytes.count,
-                                      keyCount: resolved.bytes.count, index: 0))
-                    bytes += resolved.bytes
-                case .index(let index):
-                    steps.append(Step(isKey: false, sharedKey: -1, keyStart: 0, keyCount: 0, index: index))
-                }
-            }
-            return (start, components.count)
+            LentPropertyPath.append(expression, keys: keys, to: &steps, bytes: &bytes)
         }
         func literal(_ expression: CompiledExpression) -> Literal? {
             guard case .literal(let value) = expression else { return nil }
@@ -210,20 +190,10 @@ struct ScanFilter {
         }
     }
 
+    /// The value at `path` under `root`, or nil when it is MISSING.
     private static func walk(_ root: FleeceLentValue, _ path: Slice<UnsafeBufferPointer<Step>>,
                              _ bytes: UnsafeRawBufferPointer) -> FleeceLentValue? {
-        var value = root
-        for step in path {
-            let next: FleeceLentValue?
-            if step.isKey {
-                next = value.value(sharedKey: step.sharedKey < 0 ? nil : step.sharedKey,
-                                   keyBytes: UnsafeRawBufferPointer(rebasing: bytes[step.keyStart..<(step.keyStart + step.keyCount)]))
-            } else {
-                next = value.element(at: step.index)
-            }
-            guard let next else { return nil }
-            value = next
-        }
+        guard let value = LentPropertyPath.walk(root, path, bytes) else { return nil }
         return value.isUndefined ? nil : value
     }
 
