@@ -48,23 +48,33 @@ extension CompiledExpression {
     /// Adds to `paths` each property path of the first source (`alias` nil or `sourceAlias`)
     /// the expression reads; false when it reads that source's whole document.
     func collectPaths(ofSource sourceAlias: String?, into paths: inout [[FleecePath.Component]]) -> Bool {
+        collectPaths(of: { $0 == nil || $0 == sourceAlias }, into: &paths)
+    }
+
+    /// Adds to `paths` each property path of the joined source `alias` the expression reads;
+    /// false when it reads that source's whole document.
+    func collectPaths(ofJoined alias: String, into paths: inout [[FleecePath.Component]]) -> Bool {
+        collectPaths(of: { $0 == alias }, into: &paths)
+    }
+
+    private func collectPaths(of source: (String?) -> Bool, into paths: inout [[FleecePath.Component]]) -> Bool {
         switch self {
         case .property(let alias, let path):
-            guard alias == nil || alias == sourceAlias else { return true }
+            guard source(alias) else { return true }
             if path.isEmpty { return false }
             if !paths.contains(path) { paths.append(path) }
             return true
         case .call("COUNT()", let operands) where operands.count == 1:
             // COUNT(*) counts rows; it reads no document.
             if case .property(_, let path) = operands[0], path.isEmpty { return true }
-            return operands[0].collectPaths(ofSource: sourceAlias, into: &paths)
+            return operands[0].collectPaths(of: source, into: &paths)
         case .call(_, let operands):
-            for operand in operands where !operand.collectPaths(ofSource: sourceAlias, into: &paths) { return false }
+            for operand in operands where !operand.collectPaths(of: source, into: &paths) { return false }
             return true
         case .quantified(_, _, let array, let condition):
-            return array.collectPaths(ofSource: sourceAlias, into: &paths) && condition.collectPaths(ofSource: sourceAlias, into: &paths)
+            return array.collectPaths(of: source, into: &paths) && condition.collectPaths(of: source, into: &paths)
         case .collate(_, _, let inner):
-            return inner.collectPaths(ofSource: sourceAlias, into: &paths)
+            return inner.collectPaths(of: source, into: &paths)
         case .literal, .parameter, .variable, .meta:
             return true
         }

@@ -1,3 +1,4 @@
+import Fleece
 import LiteDatabase
 
 extension QueryExecutor {
@@ -5,7 +6,7 @@ extension QueryExecutor {
     /// its ON condition (kept once with nothing for a LEFT OUTER join that finds none), or with
     /// each element of an UNNEST-ed array.
     static func expand(_ rows: [QueryRow], by join: CompiledQuery.JoinedSource, in core: DatabaseCore,
-                       evaluator: QueryEvaluator) throws -> [QueryRow] {
+                       evaluator: QueryEvaluator, keeping paths: [[FleecePath.Component]]? = nil) throws -> [QueryRow] {
         var output: [QueryRow] = []
         if case .unnest(let array) = join.kind {
             for row in rows {
@@ -18,7 +19,7 @@ extension QueryExecutor {
             }
             return output
         }
-        let probe = JoinProbe(join, joinedAliases: [join.alias], in: core)
+        let probe = JoinProbe(join, joinedAliases: [join.alias], in: core, keeping: paths)
         var cache = JoinProbe.DocumentCache()
         for row in rows {
             var matched = false
@@ -72,9 +73,17 @@ struct JoinProbe: CustomStringConvertible {
     /// half of a join's time.
     let residualOn: CompiledExpression?
 
-    init(_ join: CompiledQuery.JoinedSource, joinedAliases: Set<String>, in core: DatabaseCore) {
+    /// The paths whose values a document found by ID keeps instead of its body (one whose value
+    /// at one of them is an array, an object or data keeps its body), and their readers.
+    private let kept: (paths: [[FleecePath.Component]?], readers: [LentPropertyPath])?
+
+    init(_ join: CompiledQuery.JoinedSource, joinedAliases: Set<String>, in core: DatabaseCore,
+         keeping paths: [[FleecePath.Component]]? = nil) {
         alias = join.alias
         self.core = core
+        let keys = FleeceKeyTable(core.sharedKeys)
+        let readers = (paths ?? []).compactMap { LentPropertyPath(.property(alias: nil, path: $0), keys: keys) }
+        kept = paths.flatMap { readers.count == $0.count ? ($0, readers) : nil }
         ownTerms = .and((join.on?.conjuncts ?? []).filter { $0.readsOnly(alias: join.alias) && $0.reads(anyOf: [join.alias]) })
         var method = Method.everyDocument
         var lookupTerm: CompiledExpression?
@@ -155,8 +164,34 @@ struct JoinProbe: CustomStringConvertible {
 
     private func document(_ id: String, cache: inout DocumentCache) throws -> QueryRow? {
         if let known = cache.byID[ExactString(id)] { return known }
-        let row = try QueryExecutor.document(id, in: core)
+        let row = try keptDocument(id) ?? QueryExecutor.document(id, in: core)
         cache.byID[ExactString(id)] = row
+        return row
+    }
+
+    /// Live document `id` as a row holding the values of ``kept``'s paths, read from its lent
+    /// body; nil when there are no such paths, the document is missing or deleted, or one of its
+    /// values there is an array, an object or data (the caller reads it whole).
+    private func keptDocument(_ id: String) throws -> QueryRow? {
+        guard let kept else { return nil }
+        var row: QueryRow?
+        try core.documents.visitRecord(id) { view in
+            guard !view.flags.contains(.deleted), let bytes = try StoredDocument.currentBody(inRecordBody: view.body) else { return }
+            var values: [QueryValue] = []
+            values.reserveCapacity(kept.readers.count)
+            if bytes.count > 0 {
+                let root = try FleeceLentValue(rootOf: bytes)
+                for reader in kept.readers {
+                    guard let value = reader.value(in: root) else { return }
+                    values.append(value)
+                }
+            } else {
+                values = Array(repeating: .missing, count: kept.readers.count)
+            }
+            var found = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: false, expiration: view.expiration, body: nil)
+            found.indexValues = IndexCoverage.Values(paths: kept.paths, values: values)
+            row = found
+        }
         return row
     }
 }

@@ -177,15 +177,33 @@ extension QueryExecutor {
     /// are a few and none is the whole document: a passing row can then keep those values
     /// instead of a copy of its body.
     static func extractablePaths(_ query: CompiledQuery) -> [[FleecePath.Component]]? {
+        var paths: [[FleecePath.Component]] = []
+        for expression in readAfterFirstWhere(query) where !expression.collectPaths(ofSource: query.sourceAlias, into: &paths) {
+            return nil
+        }
+        return paths.isEmpty || paths.count > 8 ? nil : paths
+    }
+
+    /// The same for the joined source `alias`: every path of it the joins, the rest of WHERE and
+    /// everything after read, when there are a few and none is the whole document (nor its
+    /// revision ID, which a kept row does not hold).
+    static func extractablePaths(_ query: CompiledQuery, joined alias: String) -> [[FleecePath.Component]]? {
+        guard !query.readsRevisionID else { return nil }
+        var paths: [[FleecePath.Component]] = []
+        for expression in readAfterFirstWhere(query) where !expression.collectPaths(ofJoined: alias, into: &paths) { return nil }
+        return paths.isEmpty || paths.count > 8 ? nil : paths
+    }
+
+    /// What is evaluated after the first source's WHERE: the columns, grouping, ordering,
+    /// HAVING, the rest of WHERE and each join's ON and UNNEST.
+    private static func readAfterFirstWhere(_ query: CompiledQuery) -> [CompiledExpression] {
         var expressions = query.columns.map(\.expression) + query.groupBy + query.orderBy.map(\.expression)
         expressions += [query.having, splitWhere(query).later].compactMap { $0 }
         for join in query.joins {
             if let on = join.on { expressions.append(on) }
             if case .unnest(let array) = join.kind { expressions.append(array) }
         }
-        var paths: [[FleecePath.Component]] = []
-        for expression in expressions where !expression.collectPaths(ofSource: query.sourceAlias, into: &paths) { return nil }
-        return paths.isEmpty || paths.count > 8 ? nil : paths
+        return expressions
     }
 
     /// Whether a grouped query reads nothing of a row after WHERE but its GROUP BY values:

@@ -22,7 +22,8 @@ package enum QueryExecutor {
             rows = try readFirstSource(query, where: firstWhere, in: core, evaluator: evaluator,
                                        fullTextCandidates: fullTextCandidates)
             for join in query.joins {
-                rows = try expand(rows, by: join, in: core, evaluator: evaluator)
+                rows = try expand(rows, by: join, in: core, evaluator: evaluator,
+                                  keeping: extractablePaths(query, joined: join.alias))
             }
             if let laterWhere { rows = try rows.filter { try evaluator.evaluate(laterWhere, $0).isTruthy } }
         }
