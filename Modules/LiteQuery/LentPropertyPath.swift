@@ -89,3 +89,35 @@ struct LentPropertyPath {
         }
     }
 }
+
+/// The values of a few property paths read from a lent body, which a row keeps instead of a
+/// copy of that body (``QueryRow/indexValues``): for the first source's passing rows and for the
+/// documents a join finds.
+struct KeptPropertyValues {
+    /// The paths, in the form ``IndexCoverage/Values`` looks them up by.
+    let paths: [[FleecePath.Component]?]
+    private let readers: [LentPropertyPath]
+
+    /// Readers of `paths` (properties of one source, without its alias) resolved against `keys`;
+    /// nil when there are no paths.
+    init?(_ paths: [[FleecePath.Component]]?, keys: FleeceKeyTable) {
+        guard let paths, !paths.isEmpty else { return nil }
+        let readers = paths.compactMap { LentPropertyPath(.property(alias: nil, path: $0), keys: keys) }
+        guard readers.count == paths.count else { return nil }
+        self.paths = paths
+        self.readers = readers
+    }
+
+    /// The paths' values in a body whose root is `root` (nil: an empty body, every value
+    /// MISSING); nil when one of them is an array, an object or data (the row keeps its body).
+    func values(in root: FleeceLentValue?) -> IndexCoverage.Values? {
+        guard let root else { return IndexCoverage.Values(paths: paths, values: Array(repeating: .missing, count: readers.count)) }
+        var values: [QueryValue] = []
+        values.reserveCapacity(readers.count)
+        for reader in readers {
+            guard let value = reader.value(in: root) else { return nil }
+            values.append(value)
+        }
+        return IndexCoverage.Values(paths: paths, values: values)
+    }
+}

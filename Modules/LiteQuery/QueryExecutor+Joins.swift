@@ -73,17 +73,15 @@ struct JoinProbe: CustomStringConvertible {
     /// half of a join's time.
     let residualOn: CompiledExpression?
 
-    /// The paths whose values a document found by ID keeps instead of its body (one whose value
-    /// at one of them is an array, an object or data keeps its body), and their readers.
-    private let kept: (paths: [[FleecePath.Component]?], readers: [LentPropertyPath])?
+    /// The paths whose values a document the join finds keeps instead of its body (one whose
+    /// value at one of them is an array, an object or data keeps its body).
+    private let kept: KeptPropertyValues?
 
     init(_ join: CompiledQuery.JoinedSource, joinedAliases: Set<String>, in core: DatabaseCore,
          keeping paths: [[FleecePath.Component]]? = nil) {
         alias = join.alias
         self.core = core
-        let keys = FleeceKeyTable(core.sharedKeys)
-        let readers = (paths ?? []).compactMap { LentPropertyPath(.property(alias: nil, path: $0), keys: keys) }
-        kept = paths.flatMap { readers.count == $0.count ? ($0, readers) : nil }
+        kept = KeptPropertyValues(paths, keys: FleeceKeyTable(core.sharedKeys))
         ownTerms = .and((join.on?.conjuncts ?? []).filter { $0.readsOnly(alias: join.alias) && $0.reads(anyOf: [join.alias]) })
         var method = Method.everyDocument
         var lookupTerm: CompiledExpression?
@@ -176,20 +174,10 @@ struct JoinProbe: CustomStringConvertible {
         guard let kept else { return nil }
         var row: QueryRow?
         try core.documents.visitRecord(id) { view in
-            guard !view.flags.contains(.deleted), let bytes = try StoredDocument.currentBody(inRecordBody: view.body) else { return }
-            var values: [QueryValue] = []
-            values.reserveCapacity(kept.readers.count)
-            if bytes.count > 0 {
-                let root = try FleeceLentValue(rootOf: bytes)
-                for reader in kept.readers {
-                    guard let value = reader.value(in: root) else { return }
-                    values.append(value)
-                }
-            } else {
-                values = Array(repeating: .missing, count: kept.readers.count)
-            }
+            guard !view.flags.contains(.deleted), let bytes = try StoredDocument.currentBody(inRecordBody: view.body),
+                  let values = kept.values(in: bytes.count > 0 ? try FleeceLentValue(rootOf: bytes) : nil) else { return }
             var found = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: false, expiration: view.expiration, body: nil)
-            found.indexValues = IndexCoverage.Values(paths: kept.paths, values: values)
+            found.indexValues = values
             row = found
         }
         return row

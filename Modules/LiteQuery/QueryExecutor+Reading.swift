@@ -261,8 +261,8 @@ private struct PassingRowReader {
     /// Each GROUP BY expression's path, for those read straight from the lent body.
     let groupPaths: [LentPropertyPath?]
     /// The paths whose values a passing row keeps instead of a copy of its body (a row whose
-    /// value at one of them is an array, an object or data keeps its body), and their readers.
-    let extracted: (paths: [[FleecePath.Component]?], readers: [LentPropertyPath])?
+    /// value at one of them is an array, an object or data keeps its body).
+    let kept: KeptPropertyValues?
     let keys: FleeceKeyTable
     let filter: ScanFilter
     let empty: FleeceDocument
@@ -284,8 +284,7 @@ private struct PassingRowReader {
         filter = ScanFilter(condition, keys: keys)
         let keyTable = keys
         groupPaths = (groupBy ?? []).map { LentPropertyPath($0, keys: keyTable) }
-        let readers = (paths ?? []).compactMap { LentPropertyPath(.property(alias: nil, path: $0), keys: keyTable) }
-        extracted = paths.flatMap { readers.count == $0.count ? ($0, readers) : nil }
+        kept = KeptPropertyValues(paths, keys: keyTable)
         let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
         self.empty = empty
         // Lent `empty`'s bytes (allocated once, freed with it, and it lives as long as this
@@ -293,17 +292,6 @@ private struct PassingRowReader {
         let table = keys
         borrowed = try empty.withUnsafeBytes { try FleeceDocument(borrowing: $0, keys: table) }
         emptyRoot = try empty.withUnsafeBytes { try FleeceLentValue(rootOf: $0) }
-    }
-
-    /// The values at `readers`' paths under `root`, or nil when one is an array, an object or data.
-    private func values(at readers: [LentPropertyPath], in root: FleeceLentValue) -> [QueryValue]? {
-        var values: [QueryValue] = []
-        values.reserveCapacity(readers.count)
-        for reader in readers {
-            guard let value = reader.value(in: root) else { return nil }
-            values.append(value)
-        }
-        return values
     }
 
     func row(_ view: RecordView) throws -> QueryRow? {
@@ -349,10 +337,10 @@ private struct PassingRowReader {
             }
             return row
         }
-        if let extracted, let values = try values(at: extracted.readers, in: root()) {
+        if let kept, let values = kept.values(in: try root()) {
             var row = QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: nil)
             row.revisionID = candidate.revisionID
-            row.indexValues = IndexCoverage.Values(paths: extracted.paths, values: values)
+            row.indexValues = values
             return row
         }
         let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {
