@@ -65,8 +65,11 @@ extension QueryBenchmarks {
         guard let harness = RealCore.harnessPath else { return ([], []) }
         let documentsPath = try scratch.fresh("travel.tsv")
         try RealCore.writeDocuments(documents, to: documentsPath)
-        let real = try RealCore(harness: harness, folder: try scratch.freshFolder(), name: "real")
-        try real.send("import \(documentsPath)")
+        // A profile (`QUERY_PROFILE_ROW`) runs without the real core, so that a tool like valgrind, which
+        // cannot start the child process, can watch ours alone.
+        let profiling = ProcessInfo.processInfo.environment["QUERY_PROFILE_ROW"] != nil
+        let realOrNone = profiling ? nil : try RealCore(harness: harness, folder: try scratch.freshFolder(), name: "real")
+        try realOrNone?.send("import \(documentsPath)")
         var engines: [(String, Database)] = []
         defer { for (_, database) in engines { try? database.close() } }
         for (label, engine) in [("SQLite", StorageEngine.sqlite), ("RocksDB", .rocksdb)] {
@@ -91,7 +94,7 @@ extension QueryBenchmarks {
             for workload in workloads {
                 // A profile samples only its row.
                 if let profiledRow, !workload.label.hasPrefix(profiledRow) { slot += 1; continue }
-                try real.send("query \(slot) \(workload.json)")
+                try realOrNone?.send("query \(slot) \(workload.json)")
                 for (engine, database) in engines {
                     let query = try database.createQuery(json: workload.json)
                     // For a profiler: `QUERY_PROFILE_ROW=<start of a label> QUERY_PROFILE_LOOPS=N` runs
@@ -111,6 +114,7 @@ extension QueryBenchmarks {
                         throw BenchmarkFailure(description: "profiled \(loops) runs of \(workload.label), \(engine): "
                                                + "\(String(format: "%.1f", perRun / Double(max(1, loops / 10)))) µs a run (fastest tenth); no table")
                     }
+                    guard let real = realOrNone else { continue }
                     // `QUERY_EXPLAIN=1`: both plans, to see why a row is slow.
                     if ProcessInfo.processInfo.environment["QUERY_EXPLAIN"] != nil {
                         print("\(workload.label), \(engine):\n  ours: \(try query.explain())\n  real: "
@@ -139,7 +143,7 @@ extension QueryBenchmarks {
         try compare(unindexedWorkloads)
         for (name, paths) in realCoreIndexes {
             let spec = "[" + paths.map { #"[".\#($0)"]"# }.joined(separator: ",") + "]"
-            try real.send("index \(name) \(spec)")
+            try realOrNone?.send("index \(name) \(spec)")
             for (_, database) in engines {
                 let items = paths.map { ValueIndexItem.expression(Expression.property($0)) }
                 let index = items.count == 1 ? IndexBuilder.valueIndex(items: items[0])
@@ -148,6 +152,7 @@ extension QueryBenchmarks {
             }
         }
         try compare(indexedWorkloads)
+        guard let real = realOrNone else { return (rows, []) }
 
         // Creating a value index on every document.
         for (engine, database) in engines {
