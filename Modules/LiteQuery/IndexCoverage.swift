@@ -1,4 +1,5 @@
 import Fleece
+import Glibc
 
 /// Answering a query from a value index's entries, without reading the documents: when every
 /// expression the query evaluates on its one source (WHERE, the columns, ORDER BY, GROUP BY,
@@ -37,6 +38,33 @@ struct IndexCoverage {
         let test: (QueryValue) -> Bool?
     }
 
+    /// A quick term tested on an entry's encoded value, without decoding it: the key encoding
+    /// orders values of one type as ``QueryValue/compare(_:_:)`` orders them.
+    private struct EncodedTerm {
+        enum Test {
+            /// The encoded value's order against this encoded constant (of the same type byte).
+            case order(constant: [UInt8], holds: Holds)
+            /// A LIKE prefix, lowercased ASCII.
+            case likePrefix([UInt8])
+        }
+
+        /// Which orders of the value against the constant make the term true.
+        struct Holds {
+            let whenLess: Bool, whenEqual: Bool, whenGreater: Bool
+
+            init(_ test: (Int) -> Bool) {
+                (whenLess, whenEqual, whenGreater) = (test(-1), test(0), test(1))
+            }
+
+            func callAsFunction(_ order: Int32) -> Bool {
+                order < 0 ? whenLess : (order == 0 ? whenEqual : whenGreater)
+            }
+        }
+
+        let slot: Int
+        let test: Test
+    }
+
     /// What the quick terms say about an entry.
     enum Verdict {
         case fails, passes, undecided
@@ -52,6 +80,10 @@ struct IndexCoverage {
     private var valuesOutliveWhere = false
     /// WHERE's ANDed terms that compare an index property with a constant.
     private var terms: [Term] = []
+    /// Those of them that can be tested on the encoded key.
+    private var encodedTerms: [EncodedTerm] = []
+    /// The highest slot an encoded term reads.
+    private var lastEncodedSlot = -1
     /// Whether those are all of WHERE (then they decide it alone).
     private var termsAreWhere = false
 
@@ -78,9 +110,11 @@ struct IndexCoverage {
             var covered = 0
             for conjunct in conjuncts {
                 guard let found = quickTerms(conjunct, evaluator) else { continue }
-                terms += found
+                terms += found.map(\.term)
+                encodedTerms += found.compactMap(\.encoded)
                 covered += 1
             }
+            lastEncodedSlot = encodedTerms.map(\.slot).max() ?? -1
             termsAreWhere = covered == conjuncts.count
         } else {
             termsAreWhere = true
@@ -89,7 +123,7 @@ struct IndexCoverage {
 
     /// `term` as quick terms: a comparison (`=`, `<`, `<=`, `>`, `>=`, BETWEEN) of an index
     /// property with constants that are strings, numbers or booleans.
-    private func quickTerms(_ term: CompiledExpression, _ evaluator: QueryEvaluator) -> [Term]? {
+    private func quickTerms(_ term: CompiledExpression, _ evaluator: QueryEvaluator) -> [(term: Term, encoded: EncodedTerm?)]? {
         guard case .call(let op, let operands) = term else { return nil }
         func slot(_ expression: CompiledExpression) -> Int? {
             guard case .property(nil, let path) = expression else { return nil }
@@ -106,10 +140,11 @@ struct IndexCoverage {
             return value.flatMap { $0.isScalarForQuickTerm ? $0 : nil }
         }
         // Same-type values compare as the evaluator compares them; other types are left to it.
-        func comparing(_ slot: Int, _ constant: QueryValue, _ holds: @escaping (Int) -> Bool) -> Term {
-            Term(slot: slot) { value in
+        func comparing(_ slot: Int, _ constant: QueryValue, _ holds: @escaping @Sendable (Int) -> Bool) -> (term: Term, encoded: EncodedTerm?) {
+            let term = Term(slot: slot) { value in
                 value.typeRank == constant.typeRank ? holds(QueryValue.compare(value, constant)) : nil
             }
+            return (term, constant.ordersByEncoding ? EncodedTerm(slot: slot, test: .order(constant: IndexKey.encode([constant]), holds: .init(holds))) : nil)
         }
         let tests = Self.tests, flipped = Self.flipped
         if op == "BETWEEN", operands.count == 3, let slot = slot(operands[0]),
@@ -119,10 +154,10 @@ struct IndexCoverage {
         if op == "LIKE", operands.count == 2, let slot = slot(operands[0]),
            case .string(let pattern)? = constant(operands[1]), let prefix = LikePrefix(pattern) {
             // Anything but a string makes LIKE null or MISSING, which no WHERE keeps.
-            return [Term(slot: slot) { value in
+            return [(Term(slot: slot) { value in
                 guard case .string(let text) = value else { return false }
                 return prefix.matches(text)
-            }]
+            }, EncodedTerm(slot: slot, test: .likePrefix(prefix.bytes)))]
         }
         guard operands.count == 2, let test = tests[op] else { return nil }
         if let slot = slot(operands[0]), let value = constant(operands[1]) {
@@ -143,6 +178,46 @@ struct IndexCoverage {
         }
         return termsAreWhere ? .passes : .undecided
     }
+
+    /// The verdict of the quick terms on entry `key` read as bytes, without decoding it: nil
+    /// when the bytes cannot tell (a value of another type than a term's constant, null or
+    /// MISSING, an array or object, a term with no encoded form), and then ``decode(_:into:)``
+    /// and ``verdict(_:)`` must. `.passes` only when they are all of WHERE.
+    func encodedVerdict(_ key: UnsafeRawBufferPointer) -> Verdict? {
+        guard !encodedTerms.isEmpty, let base = key.baseAddress else { return nil }
+        var position = 1   // after the entry tag
+        for slot in 0...lastEncodedSlot {
+            guard position < key.count else { return nil }
+            var end: Int?
+            for term in encodedTerms where term.slot == slot {
+                switch term.test {
+                case .order(let constant, let holds):
+                    guard key[position] == constant[0] else { return nil }
+                    // Encodings delimit themselves: bytes that start with the whole constant
+                    // are the constant, and the first differing byte orders the two.
+                    let length = min(constant.count, key.count - position)
+                    var order = constant.withUnsafeBytes { bytes in bytes.baseAddress.map { memcmp(base + position, $0, length) } ?? 1 }
+                    if order == 0 {
+                        guard length == constant.count else { return nil }   // a key cut short
+                        end = position + length
+                    }
+                    order = order < 0 ? -1 : (order > 0 ? 1 : 0)
+                    if !holds(order) { return .fails }
+                case .likePrefix(let prefix):
+                    guard key[position] == 5, let matches = LikePrefix.matches(encodedString: key, at: position, prefix) else { return nil }
+                    if !matches { return .fails }
+                }
+            }
+            if slot < lastEncodedSlot {
+                guard let next = end ?? IndexKey.endOfValue(in: key, at: position) else { return nil }
+                position = next
+            }
+        }
+        return termsAreWhere && encodedTerms.count == terms.count ? .passes : nil
+    }
+
+    /// Whether a passing row keeps its entry's values (something after WHERE reads them).
+    var rowsKeepValues: Bool { valuesOutliveWhere }
 
     /// Records which index properties `expression` reads; false when it reads anything else.
     private mutating func note(_ expression: CompiledExpression, inComparison: Bool) -> Bool {
@@ -200,6 +275,19 @@ struct IndexCoverage {
 }
 
 private extension QueryValue {
+    /// A value whose key encoding orders it against every encoded value of its type as
+    /// ``QueryValue/compare(_:_:)`` does: a string, a boolean, or a number below 2^53 (a key
+    /// keeps numbers as doubles; an integer past 2^53 that rounds to one is still on the same
+    /// side of a constant below it).
+    var ordersByEncoding: Bool {
+        switch self {
+        case .string, .bool: true
+        case .int(let number): number.magnitude < 1 << 53
+        case .double(let number): number.isFinite && number.magnitude < 9_007_199_254_740_992
+        default: false
+        }
+    }
+
     /// A string, number or boolean: the types whose comparisons a quick term makes as the
     /// evaluator does.
     var isScalarForQuickTerm: Bool {
@@ -214,7 +302,8 @@ private extension QueryValue {
 /// text, compared as ``QueryFunctions/like(_:_:)`` compares (case-insensitively, by characters).
 private struct LikePrefix {
     private let characters: [Character]
-    private let bytes: [UInt8]
+    /// The text, ASCII letters lowercased.
+    let bytes: [UInt8]
 
     init?(_ pattern: String) {
         let utf8 = Array(pattern.utf8)
@@ -224,6 +313,21 @@ private struct LikePrefix {
                                 && $0 != UInt8(ascii: "\\") }) else { return nil }
         bytes = text.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
         characters = Array(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Whether an encoded string (type byte, then its escaped UTF-8 and 0x00 0x00) starts with
+    /// the lowercased ASCII `prefix` as ``matches(_:)`` tells; nil when a byte it reads is not
+    /// ASCII, or the byte after the prefix is not (it could join the prefix's last character).
+    static func matches(encodedString key: UnsafeRawBufferPointer, at position: Int, _ prefix: [UInt8]) -> Bool? {
+        // A 0x00 in the text (escaped as 0x00 0xFF) or its end (0x00 0x00) differs from every
+        // byte of a printable prefix, so the escape needs no reading.
+        guard position + 1 + prefix.count < key.count else { return nil }
+        for (offset, wanted) in prefix.enumerated() {
+            let byte = key[position + 1 + offset]
+            guard byte < 0x80 else { return nil }
+            if ((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) != wanted { return false }
+        }
+        return key[position + 1 + prefix.count] < 0x80 ? true : nil
     }
 
     func matches(_ text: String) -> Bool {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reading values back out of an index key, for queries the index's entries answer alone
 /// (``IndexCoverage``). The encoding keeps strings and booleans exactly; a number loses
 /// whether it was an integer; null and MISSING share a byte; arrays and objects are not read.
@@ -69,5 +71,42 @@ extension IndexKey {
             }
         }
         while slot < count { guard emit(.unknown) else { return } }
+    }
+}
+
+extension IndexKey {
+    /// Where the value encoded in `key` at `position` ends (one past its last byte); nil for an
+    /// array or object, whose end is not looked for, or a key cut short.
+    static func endOfValue(in key: UnsafeRawBufferPointer, at position: Int) -> Int? {
+        guard position < key.count else { return nil }
+        switch key[position] {
+        case 1, 2, 3:
+            return position + 1
+        case 4:
+            return position + 9 <= key.count ? position + 9 : nil
+        case 5:
+            // Up to the 0x00 0x00 that ends it; 0x00 0xFF stands for a 0x00 in the text.
+            guard let base = key.baseAddress else { return nil }
+            var index = position + 1
+            while index < key.count, let zero = memchr(base + index, 0, key.count - index) {
+                let offset = base.distance(to: UnsafeRawPointer(zero))
+                guard offset + 1 < key.count else { return nil }
+                if key[offset + 1] == 0 { return offset + 2 }
+                index = offset + 2
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// The order of two encoded values, byte by byte (memcmp, then the shorter first).
+    static func order(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+            let result = memcmp(x, y, common)
+            if result != 0 { return result < 0 ? -1 : 1 }
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 }
