@@ -236,7 +236,8 @@ package final class SQLiteDataFile: TransactionalDataFile, @unchecked Sendable {
     package func beginReadSnapshot() throws -> SQLiteSnapshot {
         let connection = try pool.checkout()
         do {
-            try connection.execute("BEGIN")
+            // Prepared once per connection: parsing the text each time was a tenth of a short query.
+            try connection.cached("BEGIN").run()
             // A deferred transaction takes its snapshot at the first read.
             _ = try connection.integer("SELECT count(*) FROM sqlite_master")
         } catch {
@@ -249,7 +250,7 @@ package final class SQLiteDataFile: TransactionalDataFile, @unchecked Sendable {
 
     /// Ends the snapshot's read transaction and gives its connection back to the pool.
     package func endReadSnapshot(_ snapshot: SQLiteSnapshot) {
-        try? snapshot.connection.execute("ROLLBACK")   // allowed: ends a read-only snapshot; nothing was written to lose
+        try? snapshot.connection.cached("ROLLBACK").run()   // allowed: ends a read-only snapshot; nothing was written to lose
         pool.checkin(snapshot.connection)
     }
 
