@@ -7,8 +7,26 @@ final class DocumentIndexers: Sendable {
         var next: UInt64 = 1
         var byToken: [UInt64: any DocumentIndexer] = [:]
         var byName: [String: UInt64] = [:]
+        /// `byToken`'s indexers in registration order (made on each change, not each read:
+        /// every save and every query plan reads them).
+        var ordered: [any DocumentIndexer] = []
+        /// Changes with every registration and removal, unique in the process.
+        var generation = DocumentIndexers.nextGeneration()
+
+        mutating func changed() {
+            ordered = byToken.sorted { $0.key < $1.key }.map(\.value)
+            generation = DocumentIndexers.nextGeneration()
+        }
     }
     private let state = Locked(State())
+    private static let generations = Locked<UInt64>(0)
+
+    private static func nextGeneration() -> UInt64 {
+        generations.withLock { last in
+            last += 1
+            return last
+        }
+    }
 
     private static let registry = PerFileRegistry { DocumentIndexers() }
 
@@ -19,6 +37,7 @@ final class DocumentIndexers: Sendable {
         state.withLock { state in
             defer { state.next += 1 }
             state.byToken[state.next] = indexer
+            state.changed()
             return state.next
         }
     }
@@ -32,6 +51,7 @@ final class DocumentIndexers: Sendable {
             defer { state.next += 1 }
             state.byToken[state.next] = indexer
             state.byName[name] = state.next
+            state.changed()
             return indexer
         }
     }
@@ -45,6 +65,7 @@ final class DocumentIndexers: Sendable {
         state.withLock { state in
             state.byToken.removeValue(forKey: token)
             state.byName = state.byName.filter { $0.value != token }
+            state.changed()
         }
     }
 
@@ -52,13 +73,19 @@ final class DocumentIndexers: Sendable {
     func remove(named name: String) {
         state.withLock { state in
             if let token = state.byName.removeValue(forKey: name) { state.byToken.removeValue(forKey: token) }
+            state.changed()
         }
     }
 
     /// The registered indexers, in registration order.
     var all: [any DocumentIndexer] {
-        state.withLock { state in state.byToken.sorted { $0.key < $1.key }.map(\.value) }
+        state.withLock { $0.ordered }
     }
+
+    /// A number that changes whenever an indexer is registered or removed, and that no other
+    /// file's indexers have had in this process: what was worked out from ``all`` holds while
+    /// it stays the same.
+    var generation: UInt64 { state.withLock { $0.generation } }
 
     var isEmpty: Bool { state.withLock { $0.byToken.isEmpty } }
 }
@@ -86,6 +113,10 @@ extension DatabaseCore {
 
     /// Every indexer registered for this file.
     package var registeredIndexers: [any DocumentIndexer] { indexers.all }
+
+    /// Changes whenever an indexer of this file is registered or removed, and is never another
+    /// file's: a query plan made from ``registeredIndexers`` holds while it stays the same.
+    package var indexerGeneration: UInt64 { indexers.generation }
 
     /// Unregisters the indexer named `name`.
     package func removeIndexer(named name: String) { indexers.remove(named: name) }

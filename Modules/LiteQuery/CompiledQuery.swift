@@ -37,6 +37,9 @@ package struct CompiledQuery: Sendable {
     package var testsDeletion = false
     /// Whether the query reads `._revisionID` (then the scan decodes each row's revision ID).
     package var readsRevisionID = false
+    /// What its runs worked out before reading, for the next run (copies share it; the fields
+    /// above are set once, by the compiler, before any run).
+    private(set) var runCache = QueryRunCache()
 
     /// Every parameter the query uses (each must have a value before it runs).
     package var parameterNames: Set<String> {

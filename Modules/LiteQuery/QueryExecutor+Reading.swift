@@ -32,11 +32,18 @@ extension QueryExecutor {
             }
             return rows
         }
-        let topN = try orderedLimit(query, evaluator)
-        let plan = try QueryPlanner.plan(condition, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator,
-                                         orderBy: topN == nil ? nil : query.orderBy)
-        if let wanted = topN, case .index(let index, let ranges) = plan,
-           let backwards = QueryPlanner.servesOrder(index, ranges, query.orderBy) {
+        let planned = try query.runCache.planned(generation: core.indexerGeneration, parameters: evaluator.parameters) {
+            let topN = try orderedLimit(query, evaluator)
+            let plan = try QueryPlanner.plan(condition, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator,
+                                             orderBy: topN == nil ? nil : query.orderBy)
+            guard case .index(let index, let ranges) = plan else {
+                return QueryRunCache.Planned(topN: topN, plan: plan, backwards: nil, coverage: nil)
+            }
+            let backwards = topN == nil ? nil : QueryPlanner.servesOrder(index, ranges, query.orderBy)
+            return QueryRunCache.Planned(topN: topN, plan: plan, backwards: backwards,
+                                         coverage: backwards == nil ? IndexCoverage(query, index: index, evaluator: evaluator) : nil)
+        }
+        if let wanted = planned.topN, case .index(let index, let ranges) = planned.plan, let backwards = planned.backwards {
             // The index gives ORDER BY's order up to values its keys do not tell apart (MISSING
             // and NULL, numbers equal as doubles): read until OFFSET + LIMIT rows have passed and
             // the next row's sort keys encode differently from the last kept one's, then sort.
@@ -72,7 +79,7 @@ extension QueryExecutor {
             rows.sortByDocumentID()
             return rows
         }
-        switch plan {
+        switch planned.plan {
         case .scan:
             // Rows come in the engine's order and are put in document-ID order below, as a
             // key-ordered scan would give them.
@@ -86,9 +93,9 @@ extension QueryExecutor {
             // document-ID order as a scan would give them. One value of every expression of the
             // index lists its documents in ID order already, each once; otherwise ranges can
             // repeat a document (`IN [1, 1.0]`), so equal IDs are dropped after sorting.
-            let coverage = IndexCoverage(query, index: index, evaluator: evaluator)
             for range in ranges {
-                try visitPassingRows(index, range, descending: false, anyOrder: true, coverage: coverage, reader: reader) { row in
+                try visitPassingRows(index, range, descending: false, anyOrder: true, coverage: planned.coverage,
+                                     reader: reader) { row in
                     rows.append(row)
                     return true
                 }

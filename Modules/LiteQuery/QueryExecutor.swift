@@ -10,7 +10,7 @@ package enum QueryExecutor {
     /// The result rows, each one value per column.
     package static func run(_ query: CompiledQuery, in core: DatabaseCore,
                             parameters: [String: QueryValue]) throws -> [[QueryValue]] {
-        if let unset = query.parameterNames.subtracting(parameters.keys).sorted().first {
+        if let unset = query.runCache.parameterNames({ query.parameterNames }).subtracting(parameters.keys).sorted().first {
             throw QueryError("parameter $\(unset) has no value; set it in the query's parameters")
         }
         var evaluator = QueryEvaluator(parameters: parameters)
