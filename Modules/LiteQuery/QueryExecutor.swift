@@ -161,6 +161,13 @@ package enum QueryExecutor {
                 output.append((try query.columns.map { try evaluator.evaluate($0.expression, row) }, keys))
             }
             inOrder = true
+        } else if query.orderBy.isEmpty {
+            // Columns only, straight into the result: the (columns, keys) pairs and their copies
+            // were most of the output of a query that returns its rows as they were read.
+            var result: [[QueryValue]] = []
+            result.reserveCapacity(rows.count)
+            for row in rows { result.append(try query.columns.map { try evaluator.evaluate($0.expression, row) }) }
+            return try distinctOffsetAndLimit(result, of: query, evaluator: evaluator)
         } else {
             output.reserveCapacity(rows.count)
             for row in rows {
@@ -178,14 +185,21 @@ package enum QueryExecutor {
                 return a.offset < b.offset
             }.map(\.element)
         }
-        var result = output.map(\.columns)
+        return try distinctOffsetAndLimit(output.map(\.columns), of: query, evaluator: evaluator)
+    }
+
+    /// The rows in order after DISTINCT, OFFSET and LIMIT.
+    private static func distinctOffsetAndLimit(_ rows: [[QueryValue]], of query: CompiledQuery,
+                                               evaluator: QueryEvaluator) throws -> [[QueryValue]] {
+        var result = rows
         if query.distinct {
             var seen = Set<[QueryValue]>()
             result = result.filter { seen.insert($0).inserted }
         }
-        let offset = try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0
-        let limit = try query.limit.map { try integer(evaluator.evaluate($0, .none), "LIMIT") } ?? Int.max
-        return Array(result.dropFirst(max(0, offset)).prefix(max(0, limit)))
+        let offset = max(0, try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0)
+        let limit = max(0, try query.limit.map { try integer(evaluator.evaluate($0, .none), "LIMIT") } ?? Int.max)
+        if offset == 0, limit >= result.count { return result }
+        return Array(result.dropFirst(offset).prefix(limit))
     }
 
     /// OFFSET + LIMIT when the query has a LIMIT small enough to keep that many rows aside.

@@ -25,7 +25,15 @@ public final class ResultSet: Sequence, IteratorProtocol, Sendable {
     }
 
     /// Every remaining row.
-    public func allResults() -> [Result] { Array(self) }
+    public func allResults() -> [Result] {
+        // One lock for all of them, not one a row.
+        rows.withLock { iterator in
+            var results: [Result] = []
+            results.reserveCapacity(iterator.underestimatedCount)
+            while let values = iterator.next() { results.append(Result(columnNames: columnNames, values: values)) }
+            return results
+        }
+    }
 }
 
 /// One row of a query's results: its columns by index (`string(at: 0)`) or by name
