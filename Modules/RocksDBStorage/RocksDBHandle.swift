@@ -142,12 +142,9 @@ final class RocksDBHandle: @unchecked Sendable {
         guard pin() else {
             throw StorageError(.notOpen, "RocksDB database \"\(path)\" is closed")
         }
+        let iterator = rocksdb_create_iterator(db, view.readOptions(default: readOptions))
         var overlay: [(key: [UInt8], value: [UInt8]?)] = []
         if case .transaction(let batch) = view { overlay = batch.entries(lower: lower, upper: upper) }
-        if case .snapshot(let snapshot) = view {
-            return RocksDBIterator(handle: snapshot.takeIterator(), owner: self, lower: lower, upper: upper, lentBy: snapshot)
-        }
-        let iterator = rocksdb_create_iterator(db, view.readOptions(default: readOptions))
         return RocksDBIterator(handle: iterator, owner: self, lower: lower, upper: upper, overlay: overlay)
     }
 }

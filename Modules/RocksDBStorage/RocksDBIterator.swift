@@ -19,30 +19,22 @@ final class RocksDBIterator {
     private enum Source { case database, overlay }
     private var current: Source?
 
-    /// The snapshot that lent `handle` and takes it back at ``close()`` (nil: destroyed then).
-    private var lender: RocksDBSnapshot?
-
-    /// Takes over `handle` and one pin of `owner`, both released by ``close()``; a handle
-    /// `lentBy` a snapshot goes back to it.
+    /// Takes over `handle` and one pin of `owner`, both released by ``close()``.
     init(handle: OpaquePointer?, owner: RocksDBHandle, lower: [UInt8], upper: [UInt8]?,
-         overlay: [(key: [UInt8], value: [UInt8]?)] = [], lentBy lender: RocksDBSnapshot? = nil) {
+         overlay: [(key: [UInt8], value: [UInt8]?)] = []) {
         self.handle = handle
         self.owner = owner
         self.lower = lower
         self.upper = upper
         self.overlay = overlay
-        self.lender = lender
         path = owner.path
     }
 
     deinit { close() }
 
     func close() {
-        if let handle {
-            if let lender { lender.giveBack(handle) } else { rocksdb_iter_destroy(handle) }
-        }
+        if let handle { rocksdb_iter_destroy(handle) }
         handle = nil
-        lender = nil
         current = nil
         owner?.unpin()
         owner = nil
