@@ -99,14 +99,4 @@ extension IndexKey {
             return nil
         }
     }
-
-    /// The order of two encoded values, byte by byte (memcmp, then the shorter first).
-    static func order(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
-        let common = min(a.count, b.count)
-        if common > 0, let x = a.baseAddress, let y = b.baseAddress {
-            let result = memcmp(x, y, common)
-            if result != 0 { return result < 0 ? -1 : 1 }
-        }
-        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
-    }
 }

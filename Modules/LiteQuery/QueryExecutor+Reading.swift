@@ -134,15 +134,14 @@ extension QueryExecutor {
         var values = coverage.emptyValues
         try index.visitEntries(in: range, descending: descending, in: reader.core) { key, id in
             // Most entries are decided on their key's bytes; a passing one is decoded only
-            // when its row keeps the values.
-            switch coverage.encodedVerdict(key) {
-            case .fails?: return true
-            case .passes? where !coverage.rowsKeepValues:
+            // when its row keeps the values, and its terms are not tested again.
+            let encoded = coverage.encodedVerdict(key)
+            if encoded == .fails { return true }
+            if encoded == .passes, !coverage.rowsKeepValues {
                 return try body(QueryRow(id: id, sequence: 0, isDeleted: false, expiration: nil, body: nil))
-            default: break
             }
             if coverage.decode(key, into: &values) {
-                switch coverage.verdict(values) {
+                switch encoded ?? coverage.verdict(values) {
                 case .fails: return true
                 case .passes: return try body(coverage.row(id: id, values: values, forWhere: false))
                 case .undecided:

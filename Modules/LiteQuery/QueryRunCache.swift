@@ -7,8 +7,8 @@ import LiteSupport
 /// compares the query's terms with every index's expressions and evaluates their constants;
 /// for a query that reads ten rows through an index that was a seventh of its time.
 ///
-/// Unchecked sendability: an entry is never changed once made (its coverage's closures capture
-/// only constants), and the lock guards which entry is kept.
+/// Unchecked sendability: a kept plan is never changed once made (its coverage's closures capture
+/// only constants), and the lock guards which plan is kept.
 final class QueryRunCache: @unchecked Sendable {
     /// The decisions of one run.
     struct Planned {
@@ -21,23 +21,23 @@ final class QueryRunCache: @unchecked Sendable {
         let coverage: IndexCoverage?
     }
 
-    private struct Entry {
+    private struct KeptPlan {
         let generation: UInt64
         let parameters: [String: QueryValue]
         let planned: Planned
     }
 
-    private let entry = Locked<Entry?>(nil)
+    private let kept = Locked<KeptPlan?>(nil)
     private let parameterNames = Locked<Set<String>?>(nil)
 
     /// The plan for a run on a file whose indexers are at `generation`, with `parameters`:
     /// the last one when both are the same, else `make()`'s.
     func planned(generation: UInt64, parameters: [String: QueryValue], _ make: () throws -> Planned) rethrows -> Planned {
-        if let kept = entry.withLock({ $0 }), kept.generation == generation, kept.parameters == parameters {
-            return kept.planned
+        if let last = kept.withLock({ $0 }), last.generation == generation, last.parameters == parameters {
+            return last.planned
         }
         let planned = try make()
-        entry.withLock { $0 = Entry(generation: generation, parameters: parameters, planned: planned) }
+        kept.withLock { $0 = KeptPlan(generation: generation, parameters: parameters, planned: planned) }
         return planned
     }
 
