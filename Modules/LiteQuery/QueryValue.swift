@@ -2,7 +2,7 @@ import Fleece
 
 /// A value as a query sees it, with N1QL's two kinds of nothing: MISSING (no such property)
 /// and NULL (JSON null).
-package indirect enum QueryValue: Sendable, Hashable {
+package enum QueryValue: Sendable, Hashable {
     case missing
     case null
     case bool(Bool)
