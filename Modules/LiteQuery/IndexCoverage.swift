@@ -268,9 +268,8 @@ struct IndexCoverage {
     /// The row of document `id` whose entry gave `values`: holding them when the WHERE's
     /// evaluator or an expression after it reads them.
     func row(id: String, values: [QueryValue], forWhere: Bool) -> QueryRow {
-        var row = QueryRow(id: id, sequence: 0, isDeleted: false, expiration: nil, body: nil)
-        if forWhere || valuesOutliveWhere { row.indexValues = Values(paths: paths, values: values) }
-        return row
+        QueryRow(id: id, sequence: 0, isDeleted: false, expiration: nil,
+                 indexValues: forWhere || valuesOutliveWhere ? Values(paths: paths, values: values) : nil)
     }
 }
 

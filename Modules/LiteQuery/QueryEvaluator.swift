@@ -25,7 +25,7 @@ struct QueryEvaluator {
         case .literal(let value):
             return folded(value)
         case .property(let alias, let path):
-            if let alias, let binding = row.joined[alias] {
+            if let alias, let binding = row.binding(alias) {
                 switch binding {
                 case .document(let joined): return property(path, of: joined)
                 case .value(let value): return folded(Self.walk(value, path))
@@ -34,7 +34,7 @@ struct QueryEvaluator {
             }
             return property(path, of: row)
         case .meta(let alias, let key):
-            if let alias, let binding = row.joined[alias] {
+            if let alias, let binding = row.binding(alias) {
                 guard case .document(let joined) = binding else { return .missing }
                 return Self.meta(key, of: joined)
             }

@@ -12,9 +12,7 @@ extension QueryExecutor {
             for row in rows {
                 guard case .array(let items) = try evaluator.evaluate(array, row) else { continue }
                 for item in items {
-                    var joined = row
-                    joined.joined[join.alias] = .value(item)
-                    output.append(joined)
+                    output.append(row.binding(join.alias, to: .value(item)))
                 }
             }
             return output
@@ -23,17 +21,14 @@ extension QueryExecutor {
         var cache = JoinProbe.DocumentCache()
         for row in rows {
             var matched = false
-            for candidate in try probe.candidates(for: row, evaluator: evaluator, cache: &cache) {
-                var joined = row
-                joined.joined[join.alias] = .document(candidate)
-                if let on = probe.residualOn, !(try evaluator.evaluate(on, joined).isTruthy) { continue }
+            try probe.visitCandidates(for: row, evaluator: evaluator, cache: &cache) { candidate in
+                let joined = row.binding(join.alias, to: .document(candidate))
+                if let on = probe.residualOn, !(try evaluator.evaluate(on, joined).isTruthy) { return }
                 output.append(joined)
                 matched = true
             }
             if !matched, case .leftOuter = join.kind {
-                var joined = row
-                joined.joined[join.alias] = .missing
-                output.append(joined)
+                output.append(row.binding(join.alias, to: .missing))
             }
         }
         return output
@@ -51,14 +46,13 @@ struct JoinProbe: CustomStringConvertible {
         case everyDocument
     }
 
-    /// Documents read once per query: by ID, and all of them for a join without a probe; an
-    /// index's candidates per probed value (keyed by its index encoding, which keeps apart
-    /// strings that Swift's `==` would equate); whether each document passes ``ownTerms``.
+    /// Documents read once per query, each kept only when it passes ``ownTerms``: by ID, and
+    /// all of them for a join without a probe; an index's candidates per probed value (keyed by
+    /// its index encoding, which keeps apart strings that Swift's `==` would equate).
     struct DocumentCache {
         var byID: [ExactString: QueryRow?] = [:]
         var all: [QueryRow]?
         var byValue: [[UInt8]: [QueryRow]] = [:]
-        var passesOwnTerms: [ExactString: Bool] = [:]
     }
 
     private let alias: String
@@ -114,55 +108,59 @@ struct JoinProbe: CustomStringConvertible {
         }
     }
 
-    func candidates(for row: QueryRow, evaluator: QueryEvaluator, cache: inout DocumentCache) throws -> [QueryRow] {
-        let found = try unfilteredCandidates(for: row, evaluator: evaluator, cache: &cache)
-        guard let ownTerms else { return found }
-        return try found.filter { candidate in
-            if let known = cache.passesOwnTerms[ExactString(candidate.id)] { return known }
-            var alone = QueryRow.none
-            alone.joined[alias] = .document(candidate)
-            let passes = try evaluator.evaluate(ownTerms, alone).isTruthy
-            cache.passesOwnTerms[ExactString(candidate.id)] = passes
-            return passes
-        }
-    }
-
-    private func unfilteredCandidates(for row: QueryRow, evaluator: QueryEvaluator, cache: inout DocumentCache) throws -> [QueryRow] {
+    /// Calls `body` with each document that can pair with `row`: found by the probe and passing
+    /// ``ownTerms`` (tested once per document, when it is first read).
+    func visitCandidates(for row: QueryRow, evaluator: QueryEvaluator, cache: inout DocumentCache,
+                         _ body: (QueryRow) throws -> Void) throws {
         switch method {
         case .byID(let expression):
-            guard case .string(let id) = try evaluator.evaluate(expression, row) else { return [] }
-            return try document(id, cache: &cache).map { [$0] } ?? []
+            guard case .string(let id) = try evaluator.evaluate(expression, row) else { return }
+            if let found = try document(id, evaluator: evaluator, cache: &cache) { try body(found) }
         case .byIndex(let index, let expression):
             let value = try evaluator.evaluate(expression, row)
-            if value == .missing || value == .null { return [] }
+            if value == .missing || value == .null { return }
             let key = IndexKey.encode([value])
-            if let known = cache.byValue[key] { return known }
+            if let known = cache.byValue[key] {
+                for candidate in known { try body(candidate) }
+                return
+            }
             // One point of the first expression lists each document once.
             var ids = try index.documentIDs(from: value, to: value, in: core)
             if index.expressions.count > 1 { ids.sort { $0.precedesInByteOrder($1) } }
-            let found = try ids.compactMap { try document($0, cache: &cache) }
+            let found = try ids.compactMap { try document($0, evaluator: evaluator, cache: &cache) }
             cache.byValue[key] = found
-            return found
+            for candidate in found { try body(candidate) }
         case .everyDocument:
-            if let all = cache.all { return all }
+            if let all = cache.all {
+                for candidate in all { try body(candidate) }
+                return
+            }
             var all: [QueryRow] = []
             let enumerator = try core.documents.enumerate(options: .init())
             defer { enumerator.close() }
             while let record = try enumerator.next() {
                 let document = try StoredDocument(record: record)
-                var row = QueryRow(id: record.key, sequence: record.sequence, isDeleted: false, expiration: record.expiration,
-                                   body: try document.body(sharedKeys: core.sharedKeys, trusted: true))
-                row.revisionID = document.revisionID?.string
-                all.append(row)
+                let candidate = QueryRow(id: record.key, sequence: record.sequence, isDeleted: false, expiration: record.expiration,
+                                         body: try document.body(sharedKeys: core.sharedKeys, trusted: true),
+                                         revisionID: document.revisionID?.string)
+                if try passesOwnTerms(candidate, evaluator: evaluator) { all.append(candidate) }
             }
             cache.all = all
-            return all
+            for candidate in all { try body(candidate) }
         }
     }
 
-    private func document(_ id: String, cache: inout DocumentCache) throws -> QueryRow? {
+    /// Whether `candidate` passes the terms of ON that read it alone.
+    private func passesOwnTerms(_ candidate: QueryRow, evaluator: QueryEvaluator) throws -> Bool {
+        guard let ownTerms else { return true }
+        return try evaluator.evaluate(ownTerms, QueryRow.none.binding(alias, to: .document(candidate))).isTruthy
+    }
+
+    /// Document `id` when it is live and passes ``ownTerms``, read once per query.
+    private func document(_ id: String, evaluator: QueryEvaluator, cache: inout DocumentCache) throws -> QueryRow? {
         if let known = cache.byID[ExactString(id)] { return known }
-        let row = try keptDocument(id) ?? QueryExecutor.document(id, in: core)
+        var row = try keptDocument(id) ?? QueryExecutor.document(id, in: core)
+        if let found = row, !(try passesOwnTerms(found, evaluator: evaluator)) { row = nil }
         cache.byID[ExactString(id)] = row
         return row
     }
@@ -176,9 +174,8 @@ struct JoinProbe: CustomStringConvertible {
         try core.documents.visitRecord(id) { view in
             guard !view.flags.contains(.deleted), let bytes = try StoredDocument.currentBody(inRecordBody: view.body),
                   let values = kept.values(in: bytes.count > 0 ? try FleeceLentValue(rootOf: bytes) : nil) else { return }
-            var found = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: false, expiration: view.expiration, body: nil)
-            found.indexValues = values
-            row = found
+            row = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: false, expiration: view.expiration,
+                           indexValues: values)
         }
         return row
     }

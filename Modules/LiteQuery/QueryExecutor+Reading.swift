@@ -252,10 +252,8 @@ extension QueryExecutor {
     static func document(_ id: String, in core: DatabaseCore) throws -> QueryRow? {
         guard let record = try core.documents.get(id), !record.flags.contains(.deleted) else { return nil }
         let document = try StoredDocument(record: record)
-        var row = QueryRow(id: record.key, sequence: record.sequence, isDeleted: false, expiration: record.expiration,
-                           body: try document.body(sharedKeys: core.sharedKeys, trusted: true))
-        row.revisionID = document.revisionID?.string
-        return row
+        return QueryRow(id: record.key, sequence: record.sequence, isDeleted: false, expiration: record.expiration,
+                        body: try document.body(sharedKeys: core.sharedKeys, trusted: true), revisionID: document.revisionID?.string)
     }
 }
 
@@ -334,34 +332,35 @@ private struct PassingRowReader {
         } else {
             body = empty
         }
-        var candidate = QueryRow(id: view.keyString, sequence: view.sequence, isDeleted: isDeleted,
-                                 expiration: view.expiration, body: body)
-        if readsRevisionIDs { candidate.revisionID = try StoredDocument.currentRevisionID(inRecordBody: view.body) }
-        if !passes, let condition, !(try evaluator.evaluate(condition, candidate).isTruthy) { return nil }
+        let id = view.keyString
+        let revisionID = readsRevisionIDs ? try StoredDocument.currentRevisionID(inRecordBody: view.body) : nil
+        // The row the evaluator reads the lent body through, made only when something evaluates.
+        func candidate() -> QueryRow {
+            QueryRow(id: id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: body,
+                     revisionID: revisionID)
+        }
+        if !passes, let condition, !(try evaluator.evaluate(condition, candidate()).isTruthy) { return nil }
         guard keepsBodies else {
-            var row = QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: nil)
-            row.revisionID = candidate.revisionID
+            var groupKey: [QueryValue]?
             if let groupBy {
                 var key: [QueryValue] = []
                 key.reserveCapacity(groupBy.count)
                 for (expression, path) in zip(groupBy, groupPaths) {
-                    key.append(try path?.value(in: try root()) ?? evaluator.evaluate(expression, candidate))
+                    key.append(try path?.value(in: try root()) ?? evaluator.evaluate(expression, candidate()))
                 }
-                row.groupKey = key
+                groupKey = key
             }
-            return row
+            return QueryRow(id: id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration,
+                            revisionID: revisionID, indexValues: nil, groupKey: groupKey)
         }
         if let kept, let values = kept.values(in: try root()) {
-            var row = QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: nil)
-            row.revisionID = candidate.revisionID
-            row.indexValues = values
-            return row
+            return QueryRow(id: id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration,
+                            revisionID: revisionID, indexValues: values)
         }
         let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {
             try FleeceDocument(copying: $0, keys: keys)
         } ?? empty
-        var row = QueryRow(id: candidate.id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: owned)
-        row.revisionID = candidate.revisionID
-        return row
+        return QueryRow(id: id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: owned,
+                        revisionID: revisionID)
     }
 }
