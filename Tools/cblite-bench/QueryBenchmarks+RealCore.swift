@@ -68,8 +68,20 @@ extension QueryBenchmarks {
         // A profile (`QUERY_PROFILE_ROW`) runs without the real core, so that a tool like valgrind, which
         // cannot start the child process, can watch ours alone.
         let profiling = ProcessInfo.processInfo.environment["QUERY_PROFILE_ROW"] != nil
+            || ProcessInfo.processInfo.environment["QUERY_PROFILE_ALL"] != nil
         let realOrNone = profiling ? nil : try RealCore(harness: harness, folder: try scratch.freshFolder(), name: "real")
         try realOrNone?.send("import \(documentsPath)")
+        // Under `QUERY_PROFILE_ALL`, the real core's side of the same profile: the harness's
+        // commands for the same rows in the same order, written with the documents to
+        // `QUERY_PROFILE_REAL_COMMANDS` (a folder), each row's runs followed by a failing `drop`
+        // that marks its end.
+        let profileAll = ProcessInfo.processInfo.environment["QUERY_PROFILE_ALL"].flatMap(Int.init)
+        let realCommandsFolder = ProcessInfo.processInfo.environment["QUERY_PROFILE_REAL_COMMANDS"]
+        var realCommands: [String] = []
+        if let realCommandsFolder, profileAll != nil {
+            try RealCore.writeDocuments(documents, to: realCommandsFolder + "/travel.tsv")
+            realCommands.append("import \(realCommandsFolder)/travel.tsv")
+        }
         var engines: [(String, Database)] = []
         defer { for (_, database) in engines { try? database.close() } }
         for (label, engine) in [("SQLite", StorageEngine.sqlite), ("RocksDB", .rocksdb)] {
@@ -95,6 +107,11 @@ extension QueryBenchmarks {
                 // A profile samples only its row.
                 if let profiledRow, !workload.label.hasPrefix(profiledRow) { slot += 1; continue }
                 try realOrNone?.send("query \(slot) \(workload.json)")
+                if let profileAll, realCommandsFolder != nil {
+                    realCommands.append("query \(slot) \(workload.json)")
+                    realCommands += Array(repeating: "run \(slot)", count: profileAll)
+                    realCommands.append("drop profile-boundary")
+                }
                 for (engine, database) in engines {
                     let query = try database.createQuery(json: workload.json)
                     // For a profiler: `QUERY_PROFILE_ROW=<start of a label> QUERY_PROFILE_LOOPS=N` runs
@@ -113,6 +130,11 @@ extension QueryBenchmarks {
                         let perRun = Double(fastest.components.attoseconds) / 1e12 + Double(fastest.components.seconds) * 1e6
                         throw BenchmarkFailure(description: "profiled \(loops) runs of \(workload.label), \(engine): "
                                                + "\(String(format: "%.1f", perRun / Double(max(1, loops / 10)))) µs a run (fastest tenth); no table")
+                    }
+                    if let loops = ProcessInfo.processInfo.environment["QUERY_PROFILE_ALL"].flatMap(Int.init) {
+                        try profiledRuns(query, loops)
+                        profileBoundary("\(workload.label), \(engine)")
+                        continue
                     }
                     guard let real = realOrNone else { continue }
                     // `QUERY_EXPLAIN=1`: both plans, to see why a row is slow.
@@ -144,6 +166,7 @@ extension QueryBenchmarks {
         for (name, paths) in realCoreIndexes {
             let spec = "[" + paths.map { #"[".\#($0)"]"# }.joined(separator: ",") + "]"
             try realOrNone?.send("index \(name) \(spec)")
+            realCommands.append("index \(name) \(spec)")
             for (_, database) in engines {
                 let items = paths.map { ValueIndexItem.expression(Expression.property($0)) }
                 let index = items.count == 1 ? IndexBuilder.valueIndex(items: items[0])
@@ -152,6 +175,10 @@ extension QueryBenchmarks {
             }
         }
         try compare(indexedWorkloads)
+        if let realCommandsFolder, profileAll != nil {
+            try (realCommands.joined(separator: "\n") + "\n").write(toFile: realCommandsFolder + "/commands", atomically: false,
+                                                                    encoding: .utf8)
+        }
         guard let real = realOrNone else { return (rows, []) }
 
         // Creating a value index on every document.
@@ -206,5 +233,20 @@ extension QueryBenchmarks {
             "Each pair's ratio, lowest to highest: " + spreads.joined(separator: "; ") + ".",
         ]
         return (rows, notes)
+    }
+
+    /// One row's runs under `QUERY_PROFILE_ALL=N` (every row run N times on each engine, without
+    /// the real core): `valgrind --tool=callgrind --toggle-collect='*profiledRuns*'
+    /// --dump-after='*profileBoundary*'` then writes one part per row that counts only these
+    /// runs, so one process gives every row's instructions (Tools/interop/profile-rows.sh).
+    @inline(never)
+    static func profiledRuns(_ query: Query, _ loops: Int) throws {
+        for _ in 0..<loops { _ = try query.execute().allResults().count }
+    }
+
+    /// Marks the end of one row's runs under `QUERY_PROFILE_ALL`.
+    @inline(never)
+    static func profileBoundary(_ label: String) {
+        print("profiled: \(label)")
     }
 }
