@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 strip --strip-debug -o "$work/bench" "$bench"
 mkdir "$work/real"
 cd "$(dirname "$0")/../.."
-QUERY_REAL_CORE_ONLY=1 CBL_REAL_CORE_BENCH="$harness" QUERY_PROFILE_ALL=$runs QUERY_PROFILE_REAL_COMMANDS="$work/real" \
+SWIFT_DETERMINISTIC_HASHING=1 QUERY_REAL_CORE_ONLY=1 CBL_REAL_CORE_BENCH="$harness" QUERY_PROFILE_ALL=$runs QUERY_PROFILE_REAL_COMMANDS="$work/real" \
   valgrind --tool=callgrind --callgrind-out-file="$work/ours.%p" --toggle-collect='*profiledRuns*' \
   --dump-after='*profileBoundary*' "$work/bench" query > "$work/ours.labels" 2> "$work/ours.log" || true
 mkdir "$work/db"
