@@ -37,6 +37,8 @@ package struct CompiledQuery: Sendable {
     package var testsDeletion = false
     /// Whether the query reads `._revisionID` (then the scan decodes each row's revision ID).
     package var readsRevisionID = false
+    /// Whether the query reads `._sequence` or `._expiration` (else a scan need not read them).
+    package var readsSequenceOrExpiration = false
     /// What its runs worked out before reading, for the next run (copies share it; the fields
     /// above are set once, by the compiler, before any run).
     private(set) var runCache = QueryRunCache()

@@ -9,6 +9,7 @@ struct QueryCompiler {
     private var unnamedColumns = 0
     private var testsDeletion = false
     private var readsRevisionID = false
+    private var readsSequenceOrExpiration = false
 
     init(databaseName: String) { self.databaseName = databaseName }
 
@@ -21,6 +22,7 @@ struct QueryCompiler {
                              .init(expression: .meta(alias: nil, key: "_sequence"), name: "sequence")]
             query.testsDeletion = testsDeletion
             query.readsRevisionID = readsRevisionID
+            query.readsSequenceOrExpiration = true
             return query
         }
         var entries: [String: FleeceValue] = [:]
@@ -95,6 +97,7 @@ struct QueryCompiler {
         } else {
             query.columns = [.init(expression: .meta(alias: nil, key: "_id"), name: "id"),
                              .init(expression: .meta(alias: nil, key: "_sequence"), name: "sequence")]
+            readsSequenceOrExpiration = true
         }
         if let groupBy = entries["GROUP_BY"] {
             guard let items = groupBy.array else { throw QueryError("GROUP_BY must be an array", at: "GROUP_BY") }
@@ -130,6 +133,7 @@ struct QueryCompiler {
         if let distinct = entries["DISTINCT"] { query.distinct = distinct.bool }
         query.testsDeletion = testsDeletion
         query.readsRevisionID = readsRevisionID
+        query.readsSequenceOrExpiration = readsSequenceOrExpiration
         return query
     }
 
@@ -311,6 +315,7 @@ struct QueryCompiler {
         if case .key(let first)? = components.first, metaKeys.contains(first), components.count == 1 {
             if first == "_deleted", alias == nil { testsDeletion = true }
             if first == "_revisionID" { readsRevisionID = true }
+            if first == "_sequence" || first == "_expiration" { readsSequenceOrExpiration = true }
             return .meta(alias: alias, key: first)
         }
         return .property(alias: alias, path: components)

@@ -83,7 +83,9 @@ extension QueryExecutor {
         case .scan:
             // Rows come in the engine's order and are put in document-ID order below, as a
             // key-ordered scan would give them.
-            try core.documents.visitRecords(options: RecordEnumerationOptions(includeDeleted: query.testsDeletion)) { view in
+            let options = RecordEnumerationOptions(includeDeleted: query.testsDeletion,
+                                                   readsSequenceAndExpiration: query.readsSequenceOrExpiration)
+            try core.documents.visitRecords(options: options) { view in
                 if let row = try reader.row(view) { rows.append(row) }
                 return true
             }

@@ -159,9 +159,10 @@ package final class SQLiteKeyStore: KeyStore, Sendable {
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let content = options.content
         try file.withReader { connection in
-            let expiration = try file.hasExpirationColumn(name, connection)
+            let metadata = options.readsSequenceAndExpiration
+            let expiration = try metadata && file.hasExpirationColumn(name, connection)
             let body = content == .all ? "body" : "NULL"
-            let statement = try connection.prepare("SELECT sequence, flags, key, \(body)"
+            let statement = try connection.prepare("SELECT \(metadata ? "sequence" : "NULL"), flags, key, \(body)"
                                                    + (expiration ? ", expiration" : "") + " FROM \(table)\(filter)"
                                                    + (options.inKeyOrder ? " ORDER BY key" + (options.descending ? " DESC" : "") : ""))
             defer { statement.finalize() }
