@@ -85,9 +85,22 @@ extension QueryExecutor {
             // key-ordered scan would give them.
             let options = RecordEnumerationOptions(includeDeleted: query.testsDeletion,
                                                    readsSequenceAndExpiration: query.readsSequenceOrExpiration)
-            try core.documents.visitRecords(options: options) { view in
-                if let row = try reader.row(view) { rows.append(row) }
-                return true
+            if reader.filter.isEmpty || query.testsDeletion {
+                try core.documents.visitRecords(options: options) { view in
+                    if let row = try reader.row(view) { rows.append(row) }
+                    return true
+                }
+            } else {
+                // The filter runs inside the engine's scan (SQLite skips a rejected record
+                // without returning it); its verdict on the record just accepted is the visit's.
+                var verdict = ScanFilter.Verdict.undecided
+                try core.documents.visitRecords(options: options, accepting: { body in
+                    verdict = reader.verdict(recordBody: body)
+                    return verdict != .fails
+                }) { view in
+                    if let row = try reader.row(view, verdict: verdict) { rows.append(row) }
+                    return true
+                }
             }
             rows.sortByDocumentID()
         case .index(let index, let ranges):
@@ -308,20 +321,49 @@ private struct PassingRowReader {
         emptyRoot = try empty.withUnsafeBytes { try FleeceLentValue(rootOf: $0) }
     }
 
+    /// The root of a current revision's lent bytes (an empty dictionary's for none).
+    private func lentRoot(_ bytes: UnsafeRawBufferPointer?) throws -> FleeceLentValue {
+        guard let bytes, bytes.count > 0 else { return emptyRoot }
+        return try FleeceLentValue(rootOf: bytes)
+    }
+
+    /// The filter's verdict on a live record's body; undecided when the body cannot be read
+    /// (``row(_:verdict:)`` then meets the problem and reports it).
+    func verdict(recordBody: UnsafeRawBufferPointer) -> ScanFilter.Verdict {
+        guard let bytes = try? StoredDocument.currentBody(inRecordBody: recordBody) else { return .undecided }   // allowed
+        guard bytes.count > 0 else { return filter.verdict(emptyRoot) }
+        guard let root = try? FleeceLentValue(rootOf: bytes) else { return .undecided }   // allowed
+        return filter.verdict(root)
+    }
+
+    /// The row of `view` when it passes the condition, or nil.
     func row(_ view: RecordView) throws -> QueryRow? {
+        try row(view, known: nil)
+    }
+
+    /// The same for a record whose filter verdict was already found (``verdict(recordBody:)``).
+    func row(_ view: RecordView, verdict: ScanFilter.Verdict) throws -> QueryRow? {
+        try row(view, known: verdict)
+    }
+
+    // Inlined into both, so that the scan of a record whose verdict is unknown pays nothing for it.
+    @inline(__always)
+    private func row(_ view: RecordView, known: ScanFilter.Verdict?) throws -> QueryRow? {
         let isDeleted = view.flags.contains(.deleted)
         let bytes = isDeleted ? nil : try StoredDocument.currentBody(inRecordBody: view.body)
         var passes = false
-        // On the lent bytes, before any document object is pointed at them.
-        var lentRoot: FleeceLentValue?
-        func root() throws -> FleeceLentValue {
-            if let lentRoot { return lentRoot }
-            let found = try bytes.flatMap { $0.count > 0 ? try FleeceLentValue(rootOf: $0) : nil } ?? emptyRoot
-            lentRoot = found
-            return found
-        }
+        // The lent bytes' root, once read (before any document object is pointed at them).
+        var root: FleeceLentValue?
         if !filter.isEmpty {
-            switch filter.verdict(try root()) {
+            let verdict: ScanFilter.Verdict
+            if let known {
+                verdict = known
+            } else {
+                let found = try lentRoot(bytes)
+                root = found
+                verdict = filter.verdict(found)
+            }
+            switch verdict {
             case .fails: return nil
             case .passes: passes = true
             case .undecided: break
@@ -345,17 +387,18 @@ private struct PassingRowReader {
         guard keepsBodies else {
             var groupKey: [QueryValue]?
             if let groupBy {
+                let found = try root ?? lentRoot(bytes)
                 var key: [QueryValue] = []
                 key.reserveCapacity(groupBy.count)
                 for (expression, path) in zip(groupBy, groupPaths) {
-                    key.append(try path?.value(in: try root()) ?? evaluator.evaluate(expression, candidate()))
+                    key.append(try path?.value(in: found) ?? evaluator.evaluate(expression, candidate()))
                 }
                 groupKey = key
             }
             return QueryRow(id: id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration,
                             revisionID: revisionID, indexValues: nil, groupKey: groupKey)
         }
-        if let kept, let values = kept.values(in: try root()) {
+        if let kept, let values = kept.values(in: try root ?? lentRoot(bytes)) {
             return QueryRow(id: id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration,
                             revisionID: revisionID, indexValues: values)
         }

@@ -19,6 +19,16 @@ extension KeyStore {
         }
     }
 
+    /// The default of ``KeyStore/visitRecords(options:accepting:_:)``: each body is tested as it
+    /// is lent.
+    package func visitRecords(options: RecordEnumerationOptions, accepting accepts: (UnsafeRawBufferPointer) -> Bool,
+                              _ visitor: (RecordView) throws -> Bool) throws {
+        try visitRecords(options: options) { view in
+            guard accepts(view.body) else { return true }
+            return try visitor(view)
+        }
+    }
+
     /// Lends the record with `key` (this default copies through `get`).
     @discardableResult
     package func visitRecord(_ key: String, _ visitor: (RecordView) throws -> Void) throws -> Bool {

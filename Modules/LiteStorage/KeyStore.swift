@@ -65,6 +65,14 @@ package protocol KeyStore: AnyObject, Sendable {
     /// stops when the visitor returns false (see `KeyStore+Visiting` for the default).
     func visitRecords(options: RecordEnumerationOptions, _ visitor: (RecordView) throws -> Bool) throws
 
+    /// The same visit restricted to the records whose body `accepts` takes. An engine may call
+    /// it inside its own scan and spare the rest of each record it rejects; either way the
+    /// visitor sees a record just after `accepts` took that record's body, with no other call
+    /// between, so `accepts` can leave what it found for the visitor. `accepts` must not read
+    /// the store.
+    func visitRecords(options: RecordEnumerationOptions, accepting accepts: (UnsafeRawBufferPointer) -> Bool,
+                      _ visitor: (RecordView) throws -> Bool) throws
+
     /// Lends the record with `key` to `visitor` without copying it; false when there is none.
     /// The visitor must not read this store (its statement is the one lending the bytes).
     @discardableResult

@@ -26,6 +26,8 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// SQLite's own mapping of the first region of the `-shm` file, once looked up.
     var walIndex: UnsafeRawPointer?
     var walIndexLookedUp = false
+    /// The scans' body test, once a scan has registered it (`SQLiteAcceptFunction`).
+    var acceptFunction: SQLiteAcceptFunction?
 
     /// Opens a connection; `flags` are `SQLITE_OPEN_*` values. With `encryption`, the
     /// connection goes through the encrypting VFS and keeps SQLite's temporary data in memory.

@@ -151,24 +151,48 @@ package final class SQLiteKeyStore: KeyStore, Sendable {
     /// instead of a key-index walk with a table lookup per row) unless `options.inKeyOrder`,
     /// bytes lent from SQLite.
     package func visitRecords(options: RecordEnumerationOptions, _ visitor: (RecordView) throws -> Bool) throws {
+        try file.withReader { connection in try visitRecords(options: options, acceptsInSQL: false, on: connection, visitor) }
+    }
+
+    /// The same, the bodies tested by `accepts` inside SQLite's scan (``SQLiteAcceptFunction``):
+    /// a rejected record costs no result row. Without ORDER BY, SQLite evaluates the WHERE of a
+    /// row just before it returns that row, which keeps the protocol's promise; in key order a
+    /// sorter could test every row first, so there the bodies are tested as they are lent.
+    package func visitRecords(options: RecordEnumerationOptions, accepting accepts: (UnsafeRawBufferPointer) -> Bool,
+                              _ visitor: (RecordView) throws -> Bool) throws {
+        guard !options.inKeyOrder else {
+            return try visitRecords(options: options) { view in try !accepts(view.body) || visitor(view) }
+        }
+        try file.withReader { connection in
+            let function = try SQLiteAcceptFunction.on(connection)
+            try withoutActuallyEscaping(accepts) { accepts in
+                // A scan inside the visitor, on the same connection, keeps its own test.
+                let outer = function.test
+                function.test = accepts
+                defer { function.test = outer }
+                try visitRecords(options: options, acceptsInSQL: true, on: connection, visitor)
+            }
+        }
+    }
+
+    private func visitRecords(options: RecordEnumerationOptions, acceptsInSQL: Bool, on connection: SQLiteConnection,
+                              _ visitor: (RecordView) throws -> Bool) throws {
         var conditions: [String] = []
         if !options.includeDeleted { conditions.append("(flags & 1) = 0") }
         if !options.requiredFlags.isEmpty {
             conditions.append("(flags & \(options.requiredFlags.rawValue)) = \(options.requiredFlags.rawValue)")
         }
+        if acceptsInSQL { conditions.append("\(SQLiteAcceptFunction.name)(body)") }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let content = options.content
-        try file.withReader { connection in
-            let metadata = options.readsSequenceAndExpiration
-            let expiration = try metadata && file.hasExpirationColumn(name, connection)
-            let body = content == .all ? "body" : "NULL"
-            let statement = try connection.prepare("SELECT \(metadata ? "sequence" : "NULL"), flags, key, \(body)"
-                                                   + (expiration ? ", expiration" : "") + " FROM \(table)\(filter)"
-                                                   + (options.inKeyOrder ? " ORDER BY key" + (options.descending ? " DESC" : "") : ""))
-            defer { statement.finalize() }
-            while try statement.step() {
-                if try !visitor(Self.lentView(statement, expiration: expiration)) { return }
-            }
+        let metadata = options.readsSequenceAndExpiration
+        let expiration = try metadata && file.hasExpirationColumn(name, connection)
+        let body = options.content == .all ? "body" : "NULL"
+        let statement = try connection.prepare("SELECT \(metadata ? "sequence" : "NULL"), flags, key, \(body)"
+                                               + (expiration ? ", expiration" : "") + " FROM \(table)\(filter)"
+                                               + (options.inKeyOrder ? " ORDER BY key" + (options.descending ? " DESC" : "") : ""))
+        defer { statement.finalize() }
+        while try statement.step() {
+            if try !visitor(Self.lentView(statement, expiration: expiration)) { return }
         }
     }
 
