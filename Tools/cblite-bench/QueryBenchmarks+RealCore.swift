@@ -152,6 +152,7 @@ extension QueryBenchmarks {
             }
         }
         try compare(indexedWorkloads)
+        try profileWriteRows(engines: engines, documents: documents)
         guard let real = realOrNone else { return (rows, []) }
 
         // Creating a value index on every document.
