@@ -30,15 +30,6 @@ import TestSupport
     private static let others: [(json: String?, value: QueryValue)] = [(nil, .missing), (#""w""#, .string("w")), ("2", .int(2)),
                                                                        ("[3]", .array([.int(3)]))]
 
-    private func withCore(_ engine: StorageEngineKind, _ directory: TemporaryDirectory,
-                          _ body: (DatabaseCore) throws -> Void) throws {
-        let core = try DatabaseCore(bundle: DatabaseBundle(name: "test", directory: directory.path),
-                                    registry: StorageEngineRegistry(engines: [engine.engine]),
-                                    engineName: engine.engine.name, create: true)
-        defer { try? core.close() }
-        try body(core)
-    }
-
     private func entries(_ name: String, in core: DatabaseCore) throws -> [[UInt8]] {
         var entries: [[UInt8]] = []
         try core.dataFile.byteKeyStore(ValueIndex.storeName(name)).visit(ByteKeyRange(lower: [0x01], upper: [0x02]),
@@ -52,7 +43,7 @@ import TestSupport
     @Test(arguments: StorageEngineKind.allCases)
     func aRebuiltIndexEqualsOneKeptBySaves(engine: StorageEngineKind) throws {
         try withTemporaryDirectory { directory in
-            try withCore(engine, directory) { core in
+            try withBareCore(engine, directory, create: true) { core in
                 try ValueIndex.create(name: "kept", definition: Self.definition, in: core)
                 try core.inTransaction { _ in
                     for (number, v) in Self.values.enumerated() {
