@@ -15,14 +15,10 @@ package enum IndexKey {
         case .missing, .null: out.append(1)
         case .bool(let flag): out.append(flag ? 3 : 2)
         case .int, .double:
-            out.append(4)
-            let number = value.number ?? 0
-            let bits = (number == 0 ? 0.0 : number).bitPattern   // -0 and 0 are one key
-            let sortable = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((sortable >> UInt64(shift)) & 0xFF)) }
+            appendNumber(value.number ?? 0, to: &out)
         case .string(let text):
             out.append(5)
-            appendString(text, to: &out)
+            appendString(text.utf8, to: &out)
         case .array(let items):
             out.append(6)
             for item in items { append(item, to: &out) }
@@ -32,25 +28,35 @@ package enum IndexKey {
             let count = UInt64(entries.count)
             for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((count >> UInt64(shift)) & 0xFF)) }
             for key in entries.keys.sorted(by: { $0.precedesInByteOrder($1) }) {
-                appendString(key, to: &out)
+                appendString(key.utf8, to: &out)
                 append(entries[key] ?? .null, to: &out)
             }
             out.append(0)
         }
     }
 
-    private static func appendString(_ text: String, to out: inout [UInt8]) {
-        for byte in text.utf8 {
+    /// Appends a number's key (tag 4, then its sortable bits).
+    static func appendNumber(_ number: Double, to out: inout [UInt8]) {
+        out.append(4)
+        let bits = (number == 0 ? 0.0 : number).bitPattern   // -0 and 0 are one key
+        let sortable = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((sortable >> UInt64(shift)) & 0xFF)) }
+    }
+
+    /// Appends a string's UTF-8 (after its tag), each 0 escaped, and the terminator.
+    static func appendString<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
+        for byte in bytes {
             out.append(byte)
             if byte == 0 { out.append(0xFF) }
         }
-        out += [0, 0]
+        out.append(0)
+        out.append(0)
     }
 
     /// The start every key of a string beginning with `prefix` shares (no terminator).
     static func stringPrefix(_ prefix: String) -> [UInt8] {
         var out: [UInt8] = [5]
-        appendString(prefix, to: &out)
+        appendString(prefix.utf8, to: &out)
         out.removeLast(2)
         return out
     }

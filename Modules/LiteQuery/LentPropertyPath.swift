@@ -90,6 +90,46 @@ struct LentPropertyPath {
     }
 }
 
+extension LentPropertyPath {
+    /// Appends the index key (``IndexKey``) of the value at the path under `root` to `out`, its
+    /// string bytes straight from the body (no `QueryValue` or `String` made): what
+    /// `IndexKey.append(value(in: root), to: &out)` appends. Returns whether the value is
+    /// MISSING, or nil (nothing appended) when it is an array, an object or data.
+    func appendIndexKey(in root: FleeceLentValue, to out: inout [UInt8]) -> Bool? {
+        steps.withUnsafeBufferPointer { steps in
+            bytes.withUnsafeBytes { bytes in
+                guard let value = Self.walk(root, steps[...], bytes) else {
+                    out.append(1)
+                    return true
+                }
+                switch value.type {
+                case .undefined:
+                    out.append(1)
+                    return true
+                case .null: out.append(1)
+                case .boolean: out.append(value.bool ? 3 : 2)
+                case .number:
+                    // As `value(in:)` reads it: an integer within Int64's range, else a double.
+                    let integer = value.isInteger && !(value.isUnsigned && value.uint64 > UInt64(Int64.max))
+                    IndexKey.appendNumber(integer ? Double(value.int64) : value.double, to: &out)
+                case .string:
+                    out.append(5)
+                    value.withPayload { payload in
+                        // Bytes that are not all ASCII go through `String`, which repairs bad UTF-8 as `value(in:)` does.
+                        if payload.allSatisfy({ $0 < 0x80 }) {
+                            IndexKey.appendString(payload, to: &out)
+                        } else {
+                            IndexKey.appendString(String(decoding: payload, as: UTF8.self).utf8, to: &out)
+                        }
+                    }
+                case .data, .array, .dictionary: return nil
+                }
+                return false
+            }
+        }
+    }
+}
+
 /// The values of a few property paths read from a lent body, which a row keeps instead of a
 /// copy of that body (``QueryRow/indexValues``): for the first source's passing rows and for the
 /// documents a join finds.

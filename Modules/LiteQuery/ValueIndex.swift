@@ -1,6 +1,5 @@
 import Fleece
 import FoundationEssentials
-import Glibc
 import LiteDatabase
 import LiteStorage
 import LiteSupport
@@ -100,20 +99,24 @@ package final class ValueIndex: DocumentIndexer {
 
     /// The entry key of a document, or nil when its first expression is MISSING.
     func entryKey(_ documentID: String, body: [UInt8], core: DatabaseCore) throws -> [UInt8]? {
-        // The body is read where it lies (the values are copied out before the call returns).
-        try (body.isEmpty ? StoredDocument.emptyDictionary : body).withUnsafeBytes { bytes in
-            let document = try FleeceDocument(borrowing: bytes, keys: FleeceKeyTable(core.sharedKeys))
-            let row = QueryRow(id: documentID, sequence: 0, isDeleted: false, expiration: nil, body: document)
-            let evaluator = QueryEvaluator(parameters: [:])
-            let values = try expressions.map { try evaluator.evaluate($0, row) }
-            guard values.first != .missing else { return nil }
-            return [Self.entryTag] + IndexKey.encode(values) + Array(documentID.utf8)
+        var writer = ValueIndexKeyWriter(expressions: expressions, sharedKeys: core.sharedKeys)
+        return try entryKey(documentID, body: body, writer: &writer)
+    }
+
+    /// The entry key of a document through `writer` (one writer for a change's two bodies).
+    private func entryKey(_ documentID: String, body: [UInt8], writer: inout ValueIndexKeyWriter) throws -> [UInt8]? {
+        var key: [UInt8] = []
+        var id = documentID
+        let written = try id.withUTF8 { id in
+            try body.withUnsafeBytes { try writer.append(body: $0, id: UnsafeRawBufferPointer(id), tag: Self.entryTag, to: &key) }
         }
+        return written ? key : nil
     }
 
     package func documentChanged(_ change: DocumentBodyChange, in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
-        let old = try change.oldBody.flatMap { try entryKey(change.documentID, body: $0, core: core) }
-        let new = try change.newBody.flatMap { try entryKey(change.documentID, body: $0, core: core) }
+        var writer = ValueIndexKeyWriter(expressions: expressions, sharedKeys: core.sharedKeys)
+        let old = try change.oldBody.flatMap { try entryKey(change.documentID, body: $0, writer: &writer) }
+        let new = try change.newBody.flatMap { try entryKey(change.documentID, body: $0, writer: &writer) }
         // An update that leaves the indexed values as they were leaves the entry as it is.
         guard old != new else { return }
         let store = try core.dataFile.byteKeyStore(storeName)
@@ -124,57 +127,26 @@ package final class ValueIndex: DocumentIndexer {
     package func rebuild(in core: DatabaseCore, txn: borrowing WriteTransaction) throws {
         let store = try core.dataFile.byteKeyStore(storeName)
         try store.delete(range: ByteKeyRange(lower: [Self.entryTag], upper: nil), in: txn)
-        // Each live document's current body is read in place through one borrowing document,
-        // and the entries are written many to a statement.
-        let keys = FleeceKeyTable(core.sharedKeys)
-        let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
-        let borrowed = try empty.withUnsafeBytes { try FleeceDocument(borrowing: $0, keys: keys) }
-        let evaluator = QueryEvaluator(parameters: [:])
-        // Plain property paths are read from the lent bytes; other expressions (and values
-        // that are arrays, objects or data) through the evaluator.
-        let paths = expressions.map { LentPropertyPath($0, keys: keys) }
-        var entries: [(key: [UInt8], value: [UInt8])] = []
+        // Each live document's current body is read in place, and its entry's key and value
+        // written straight into one buffer of all the entries (no arrays or values per document).
+        var writer = ValueIndexKeyWriter(expressions: expressions, sharedKeys: core.sharedKeys)
+        var entries = PackedByteKeyEntries(positionsOf: core.documents.name)
         try core.documents.visitRecords(options: RecordEnumerationOptions()) { view in
-            guard !view.flags.contains(.deleted), let bytes = try StoredDocument.currentBody(inRecordBody: view.body) else {
+            let keyStart = entries.bytes.count
+            guard !view.flags.contains(.deleted), let body = try StoredDocument.currentBody(inRecordBody: view.body),
+                  try writer.append(body: body, id: view.key, tag: Self.entryTag, to: &entries.bytes) else {
                 return true
             }
-            let body: FleeceDocument
-            if bytes.count > 0 {
-                try borrowed.rebind(borrowing: bytes)
-                body = borrowed
-            } else {
-                body = empty
-            }
-            let id = Array(view.key)
-            let root = bytes.count > 0 ? try FleeceLentValue(rootOf: bytes) : nil
-            var values: [QueryValue] = []
-            values.reserveCapacity(expressions.count)
-            for (expression, path) in zip(expressions, paths) {
-                if let path, let root, let value = path.value(in: root) {
-                    values.append(value)
-                } else {
-                    let row = QueryRow(id: String(decoding: id, as: UTF8.self), sequence: 0, isDeleted: false, expiration: nil, body: body)
-                    values.append(try evaluator.evaluate(expression, row))
-                }
-            }
-            guard values.first != .missing else { return true }
-            entries.append(([Self.entryTag] + IndexKey.encode(values) + id, id))
+            // The value is the document's ID, which also ends the key.
+            let valueStart = entries.bytes.count
+            entries.bytes.append(contentsOf: view.key)
+            entries.add(keyStart: keyStart, valueStart: valueStart, position: view.position)
             return true
         }
         // In key order, so that the index's table grows at its end instead of at random places.
-        entries.sort { a, b in a.key.withUnsafeBytes { x in b.key.withUnsafeBytes { y in Self.precedes(x, y) } } }
-        try store.put(entries, in: txn)
+        entries.sortByKey()
+        try store.put(packed: entries, in: txn)
         try Self.record(try core.documentStoreState(), in: store, txn: txn)
-    }
-
-    /// Whether `a` sorts before `b` in unsigned byte order.
-    private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        let common = min(a.count, b.count)
-        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
-            let order = memcmp(left, right, common)
-            if order != 0 { return order < 0 }
-        }
-        return a.count < b.count
     }
 
     // MARK: Scans

@@ -14,6 +14,11 @@ package protocol ByteKeyStore: AnyObject, Sendable {
     /// the engine can (many small entries in a row, as an index build writes them).
     func put(_ entries: [(key: [UInt8], value: [UInt8])], in txn: borrowing WriteTransaction) throws
 
+    /// Stores packed entries as the put of an array of entries stores them, in their order;
+    /// a store made by ``DataFile/indexStore(_:over:)`` keeps each entry's known position
+    /// instead of looking its record up.
+    func put(packed entries: PackedByteKeyEntries, in txn: borrowing WriteTransaction) throws
+
     /// The value under `key`, or `nil`.
     func get(_ key: [UInt8]) throws -> [UInt8]?
 
@@ -53,6 +58,11 @@ extension ByteKeyStore {
     /// One ``put(_:_:in:)`` per entry, for engines with nothing cheaper.
     package func put(_ entries: [(key: [UInt8], value: [UInt8])], in txn: borrowing WriteTransaction) throws {
         for (key, value) in entries { try put(key, value, in: txn) }
+    }
+
+    /// As an array of entries, for engines with nothing cheaper.
+    package func put(packed entries: PackedByteKeyEntries, in txn: borrowing WriteTransaction) throws {
+        try put(entries.pairs, in: txn)
     }
 
     /// Entries whose key starts with `prefix`, ascending.

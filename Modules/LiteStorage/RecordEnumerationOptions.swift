@@ -11,21 +11,22 @@ package struct RecordEnumerationOptions: Sendable {
     /// For `visitRecords`, which promises no order otherwise: visit in key order (byte order of
     /// the UTF-8 keys, as `enumerate` returns them), e.g. for an export.
     package var inKeyOrder: Bool
-    /// For `visitRecords`: whether the views' sequences and expirations are read. Without them
-    /// a view reports sequence 0 and no expiration, and an engine that keeps them apart from
-    /// the body (SQLite's columns) saves reading them for every record a query scans.
-    package var readsSequenceAndExpiration: Bool
+    /// For `visitRecords`: whether the views' sequences, expirations and positions are read.
+    /// Without them a view reports sequence 0, no expiration and position 0, and an engine that
+    /// keeps them apart from the body (SQLite's columns) saves reading them for every record a
+    /// query scans.
+    package var readsMetadata: Bool
 
     /// Makes options; the defaults give live records with bodies in ascending order.
     package init(includeDeleted: Bool = false, descending: Bool = false,
                  requiredFlags: DocumentFlags = [], content: RecordContent = .all, inKeyOrder: Bool = false,
-                 readsSequenceAndExpiration: Bool = true) {
+                 readsMetadata: Bool = true) {
         self.includeDeleted = includeDeleted
         self.descending = descending
         self.requiredFlags = requiredFlags
         self.content = content
         self.inKeyOrder = inKeyOrder
-        self.readsSequenceAndExpiration = readsSequenceAndExpiration
+        self.readsMetadata = readsMetadata
     }
 
     /// Whether a record with these flags passes the filters.

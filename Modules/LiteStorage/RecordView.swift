@@ -11,15 +11,21 @@ package struct RecordView {
     package let sequence: UInt64
     /// The expiration, in milliseconds since the Unix epoch.
     package let expiration: Int64?
+    /// Where the engine keeps the record, for an entry of a store made by
+    /// ``DataFile/indexStore(_:over:)`` to keep instead of looking it up (``PackedByteKeyEntries``);
+    /// 0 when the engine has no such position or did not read it. Valid only in the transaction
+    /// or snapshot it was read in.
+    package let position: Int64
 
     /// Makes a view over borrowed bytes.
     package init(key: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, flags: DocumentFlags,
-                 sequence: UInt64, expiration: Int64?) {
+                 sequence: UInt64, expiration: Int64?, position: Int64 = 0) {
         self.key = key
         self.body = body
         self.flags = flags
         self.sequence = sequence
         self.expiration = expiration
+        self.position = position
     }
 
     /// The document ID as a string (a copy).

@@ -26,6 +26,20 @@ package final class RocksDBByteKeyStore: ByteKeyStore, Sendable {
         file.put(prefix + key, value, in: try file.batch(txn))
     }
 
+    /// Stores the entries in order, each key made once under the store's prefix from the
+    /// packed bytes (through arrays, each key was copied twice). Positions are not kept: this
+    /// engine links nothing.
+    package func put(packed entries: PackedByteKeyEntries, in txn: borrowing WriteTransaction) throws {
+        let batch = try file.batch(txn)
+        entries.forEach { key, value, _ in
+            var full: [UInt8] = []
+            full.reserveCapacity(prefix.count + key.count)
+            full += prefix
+            full += key
+            file.put(full, [UInt8](value), in: batch)
+        }
+    }
+
     /// The value under `key`, or `nil`.
     package func get(_ key: [UInt8]) throws -> [UInt8]? {
         try file.handle.get(prefix + key, view: try file.view()) { [UInt8]($0) }

@@ -17,6 +17,9 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
     /// about a third more than these in C.
     private let putRowsSQL: String
     private static let rowsPerPut = 32
+    /// For a linked store, the puts of one and of ``rowsPerPut`` entries whose linked rows are
+    /// known (``PackedByteKeyEntries``): the rowid bound, not looked up by key per entry.
+    private let putPositionedSQL: (one: String, rows: String)?
 
     /// The key-store table whose rows the entries' values name, when the table has a link
     /// column (made by ``SQLiteDataFile/indexStore(_:over:)``): each put then stores that row's
@@ -44,10 +47,17 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
             putSQL = "INSERT OR REPLACE INTO \(table) (key, value, \(column)) VALUES (?1, ?2, \(rowid(2)))"
             putRowsSQL = "INSERT OR REPLACE INTO \(table) (key, value, \(column)) VALUES "
                 + (0..<Self.rowsPerPut).map { "(?\($0 * 2 + 1), ?\($0 * 2 + 2), \(rowid($0 * 2 + 2)))" }.joined(separator: ", ")
+            let quotedTable = table
+            let positioned = { (rows: Int) in
+                "INSERT OR REPLACE INTO \(quotedTable) (key, value, \(column)) VALUES "
+                    + Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", ")
+            }
+            putPositionedSQL = (positioned(1), positioned(Self.rowsPerPut))
         } else {
             putSQL = "INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)"
             putRowsSQL = "INSERT OR REPLACE INTO \(table) (key, value) VALUES "
                 + Array(repeating: "(?, ?)", count: Self.rowsPerPut).joined(separator: ", ")
+            putPositionedSQL = nil
         }
         let shapes = (0..<8).map { (range: ByteKeyRange(lower: $0 & 1 == 0 ? nil : [], upper: $0 & 2 == 0 ? nil : []),
                                     descending: $0 & 4 != 0) }
@@ -96,6 +106,35 @@ package final class SQLiteByteKeyStore: ByteKeyStore, Sendable {
             start += Self.rowsPerPut
         }
         for (key, value) in entries[start...] { try put(key, value, in: txn) }
+    }
+
+    /// Stores the entries, in order, ``rowsPerPut`` to a statement, bound where they lie. A
+    /// linked store takes each entry's position as its link when every entry has one of its
+    /// key store (a rowid read in this transaction); otherwise each link is looked up by key.
+    package func put(packed entries: PackedByteKeyEntries, in txn: borrowing WriteTransaction) throws {
+        let sql: (one: String, rows: String)
+        let positioned: Bool
+        if let positionedSQL = putPositionedSQL, let keyStore = entries.positionsOf,
+           SQLiteSchema.table(keyStore) == linkedTable, entries.entries.allSatisfy({ $0.position != 0 }) {
+            (sql, positioned) = (positionedSQL, true)
+        } else if linkedTable == nil {
+            (sql, positioned) = ((putSQL, putRowsSQL), false)
+        } else {
+            // A linked store without positions looks each link up, through the arrays' statements.
+            return try put(entries.pairs, in: txn)
+        }
+        try entries.bytes.withUnsafeBytes { bytes in
+            let all = entries.entries
+            var start = 0
+            while start < all.count {
+                let count = all.count - start >= Self.rowsPerPut ? Self.rowsPerPut : 1
+                try file.withWriter(txn) { writer in
+                    try writer.cached(count == 1 ? sql.one : sql.rows)
+                        .run(bindingPacked: all[start..<(start + count)], in: bytes, positions: positioned)
+                }
+                start += count
+            }
+        }
     }
 
     /// The value under `key`, or `nil`.

@@ -184,25 +184,30 @@ package final class SQLiteKeyStore: KeyStore, Sendable {
         }
         if acceptsInSQL { conditions.append("\(SQLiteAcceptFunction.name)(body)") }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let metadata = options.readsSequenceAndExpiration
+        let metadata = options.readsMetadata
         let expiration = try metadata && file.hasExpirationColumn(name, connection)
         let body = options.content == .all ? "body" : "NULL"
+        // The rowid last, as each view's position (an index build links its entries by it).
         let statement = try connection.prepare("SELECT \(metadata ? "sequence" : "NULL"), flags, key, \(body)"
-                                               + (expiration ? ", expiration" : "") + " FROM \(table)\(filter)"
+                                               + (expiration ? ", expiration" : "") + (metadata ? ", rowid" : "")
+                                               + " FROM \(table)\(filter)"
                                                + (options.inKeyOrder ? " ORDER BY key" + (options.descending ? " DESC" : "") : ""))
         defer { statement.finalize() }
+        let rowid: Int32 = expiration ? 5 : 4
         while try statement.step() {
-            if try !visitor(Self.lentView(statement, expiration: expiration)) { return }
+            if try !visitor(Self.lentView(statement, expiration: expiration, position: metadata ? statement.int64(rowid) : 0)) {
+                return
+            }
         }
     }
 
-    /// The record a row of `sequence, flags, key, body[, expiration]` lends (valid until the
+    /// The record a row of `sequence, flags, key, body[, expiration]` lends, at `position` (valid until the
     /// statement steps again).
-    static func lentView(_ statement: SQLiteStatement, expiration: Bool) -> RecordView {
+    static func lentView(_ statement: SQLiteStatement, expiration: Bool, position: Int64 = 0) -> RecordView {
         RecordView(key: statement.borrowedBytes(2), body: statement.borrowedBytes(3),
                    flags: DocumentFlags(rawValue: UInt32(truncatingIfNeeded: statement.int64(1))),
                    sequence: statement.isNull(0) ? 0 : statement.uint64(0),
-                   expiration: expiration && !statement.isNull(4) ? statement.int64(4) : nil)
+                   expiration: expiration && !statement.isNull(4) ? statement.int64(4) : nil, position: position)
     }
 
     private func cursor(conditions: [String], order: String, options: RecordEnumerationOptions,

@@ -114,6 +114,28 @@ package final class SQLiteStatement {
         try run()
     }
 
+    /// Binds each packed entry's key and value as blobs in place (and its position when
+    /// `positions`) to parameters 1, 2, 3, … and runs the statement to completion; `bytes` is
+    /// the entries' buffer, which outlives the bindings (they are cleared before returning).
+    func run(bindingPacked entries: ArraySlice<PackedByteKeyEntries.Entry>, in bytes: UnsafeRawBufferPointer,
+             positions: Bool) throws {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        var index: Int32 = 1
+        for entry in entries {
+            bindInPlace(index, UnsafeRawBufferPointer(rebasing: bytes[entry.keyStart..<entry.valueStart]))
+            bindInPlace(index + 1, UnsafeRawBufferPointer(rebasing: bytes[entry.valueStart..<entry.end]))
+            index += 2
+            if positions {
+                bind(index, entry.position)
+                index += 1
+            }
+        }
+        try run()
+    }
+
     /// Binds `buffer` as a blob SQLite reads in place (SQLITE_STATIC, a nil destructor): the
     /// caller keeps it alive until the bindings are cleared.
     private func bindInPlace(_ index: Int32, _ buffer: UnsafeRawBufferPointer) {

@@ -18,17 +18,6 @@ import TestSupport
         { encoder in try Array(text.utf8).withUnsafeBytes { try JSONConverter.write(json: $0, to: encoder) } }
     }
 
-    /// Opens the database "test" in `directory` as a bare core: no index is registered unless
-    /// `body` registers one, so its writes are made behind the indexes' back.
-    private func withCore(_ engine: StorageEngineKind, _ directory: TemporaryDirectory, create: Bool = false,
-                          _ body: (DatabaseCore) throws -> Void) throws {
-        let core = try DatabaseCore(bundle: DatabaseBundle(name: "test", directory: directory.path),
-                                    registry: StorageEngineRegistry(engines: [engine.engine]),
-                                    engineName: engine.engine.name, create: create)
-        defer { try? core.close() }
-        try body(core)
-    }
-
     private func save(_ core: DatabaseCore, _ id: String, _ body: String) throws {
         let base = try core.document(id: id)?.revisionID
         try core.saveRevision(id: id, base: base, policy: .failOnConflict, encodeBody: json(body))
@@ -41,7 +30,7 @@ import TestSupport
 
     /// Ten documents `d0`…`d9` with `v` = their number, indexed by `byV`.
     private func makeIndexedDatabase(_ engine: StorageEngineKind, _ directory: TemporaryDirectory) throws {
-        try withCore(engine, directory, create: true) { core in
+        try withBareCore(engine, directory, create: true) { core in
             try ValueIndex.create(name: "byV", definition: Self.definition, in: core)
             try core.inTransaction { _ in
                 for number in 0..<10 { try save(core, "d\(number)", #"{"v":\#(number)}"#) }
@@ -59,7 +48,7 @@ import TestSupport
     func ourOwnWritesKeepTheRecordedStateCurrent(engine: StorageEngineKind) throws {
         try withTemporaryDirectory { directory in
             try makeIndexedDatabase(engine, directory)
-            try withCore(engine, directory) { core in
+            try withBareCore(engine, directory) { core in
                 let index = try ValueIndex.create(name: "byV", definition: Self.definition, in: core)
                 try save(core, "d1", #"{"v":100}"#)
                 try delete(core, "d2")
@@ -74,13 +63,13 @@ import TestSupport
     func writesMadeWithoutTheIndexAreCaughtUpBySequence(engine: StorageEngineKind) throws {
         try withTemporaryDirectory { directory in
             try makeIndexedDatabase(engine, directory)
-            try withCore(engine, directory) { core in
+            try withBareCore(engine, directory) { core in
                 #expect(core.registeredIndexers.isEmpty)
                 try save(core, "d1", #"{"v":100}"#)
                 try delete(core, "d2")
                 try save(core, "d10", #"{"v":5}"#)
             }
-            try withCore(engine, directory) { core in
+            try withBareCore(engine, directory) { core in
                 #expect(try ValueIndex.stored(in: core).first?.isCurrent == false)
                 let index = try ValueIndex.create(name: "byV", definition: Self.definition, in: core)
                 // An index that is behind stays marked behind through our own writes.
@@ -106,17 +95,17 @@ import TestSupport
     func aPurgeMadeWithoutTheIndexRebuildsItOnOpen(engine: StorageEngineKind) throws {
         try withTemporaryDirectory { directory in
             try makeIndexedDatabase(engine, directory)
-            try withCore(engine, directory) { core in
+            try withBareCore(engine, directory) { core in
                 #expect(core.registeredIndexers.isEmpty)
                 try core.purgeDocument(id: "d3")
                 try save(core, "d7", #"{"v":3}"#)
             }
-            try withCore(engine, directory) { core in
+            try withBareCore(engine, directory) { core in
                 let index = try ValueIndex.create(name: "byV", definition: Self.definition, in: core)
                 #expect(try index.catchUp(in: core) == .rebuilt)
                 #expect(try index.isCurrent(in: core))
             }
-            try withCore(engine, directory) { core in
+            try withBareCore(engine, directory) { core in
                 #expect(core.registeredIndexers.isEmpty)
                 try save(core, "d8", #"{"v":3}"#)
             }

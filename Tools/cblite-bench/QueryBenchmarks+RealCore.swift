@@ -179,6 +179,7 @@ extension QueryBenchmarks {
             try (realCommands.joined(separator: "\n") + "\n").write(toFile: realCommandsFolder + "/commands", atomically: false,
                                                                     encoding: .utf8)
         }
+        try profileWriteRows(engines: engines, documents: documents)
         guard let real = realOrNone else { return (rows, []) }
 
         // Creating a value index on every document.
