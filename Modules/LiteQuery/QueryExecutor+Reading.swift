@@ -83,8 +83,8 @@ extension QueryExecutor {
         case .scan:
             // Rows come in the engine's order and are put in document-ID order below, as a
             // key-ordered scan would give them.
-            let options = RecordEnumerationOptions(includeDeleted: query.testsDeletion,
-                                                   readsMetadata: query.readsSequenceOrExpiration)
+            var options = RecordEnumerationOptions(includeDeleted: query.testsDeletion)
+            options.readsMetadata = query.readsSequenceOrExpiration
             if reader.filter.isEmpty || query.testsDeletion {
                 try core.documents.visitRecords(options: options) { view in
                     if let row = try reader.row(view) { rows.append(row) }

@@ -15,18 +15,16 @@ package struct RecordEnumerationOptions: Sendable {
     /// Without them a view reports sequence 0, no expiration and position 0, and an engine that
     /// keeps them apart from the body (SQLite's columns) saves reading them for every record a
     /// query scans.
-    package var readsMetadata: Bool
+    package var readsMetadata = true
 
     /// Makes options; the defaults give live records with bodies in ascending order.
     package init(includeDeleted: Bool = false, descending: Bool = false,
-                 requiredFlags: DocumentFlags = [], content: RecordContent = .all, inKeyOrder: Bool = false,
-                 readsMetadata: Bool = true) {
+                 requiredFlags: DocumentFlags = [], content: RecordContent = .all, inKeyOrder: Bool = false) {
         self.includeDeleted = includeDeleted
         self.descending = descending
         self.requiredFlags = requiredFlags
         self.content = content
         self.inKeyOrder = inKeyOrder
-        self.readsMetadata = readsMetadata
     }
 
     /// Whether a record with these flags passes the filters.
