@@ -157,10 +157,11 @@ package final class SQLiteKeyStore: KeyStore, Sendable {
     /// The same, the bodies tested by `accepts` inside SQLite's scan (``SQLiteAcceptFunction``):
     /// a rejected record costs no result row. Without ORDER BY, SQLite evaluates the WHERE of a
     /// row just before it returns that row, which keeps the protocol's promise; in key order a
-    /// sorter could test every row first, so there the bodies are tested as they are lent.
+    /// sorter could test every row first, and without bodies the test must see the empty body
+    /// the views lend (as every engine's does), so there the bodies are tested as they are lent.
     package func visitRecords(options: RecordEnumerationOptions, accepting accepts: (UnsafeRawBufferPointer) -> Bool,
                               _ visitor: (RecordView) throws -> Bool) throws {
-        guard !options.inKeyOrder else {
+        guard !options.inKeyOrder, options.content == .all else {
             return try visitRecords(options: options) { view in try !accepts(view.body) || visitor(view) }
         }
         try file.withReader { connection in
