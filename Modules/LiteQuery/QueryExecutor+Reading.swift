@@ -330,25 +330,17 @@ private struct PassingRowReader {
     /// The filter's verdict on a live record's body; undecided when the body cannot be read
     /// (``row(_:verdict:)`` then meets the problem and reports it).
     func verdict(recordBody: UnsafeRawBufferPointer) -> ScanFilter.Verdict {
-        guard let bytes = try? StoredDocument.currentBody(inRecordBody: recordBody) else { return .undecided }   // allowed
+        // Undecided on an unreadable body: `row` then reads the same bytes and throws their error.
+        let bytes = try? StoredDocument.currentBody(inRecordBody: recordBody)   // allowed: `row` reports it
+        guard let bytes else { return .undecided }
         guard bytes.count > 0 else { return filter.verdict(emptyRoot) }
-        guard let root = try? FleeceLentValue(rootOf: bytes) else { return .undecided }   // allowed
+        guard let root = try? FleeceLentValue(rootOf: bytes) else { return .undecided }   // allowed: `row` reports it
         return filter.verdict(root)
     }
 
-    /// The row of `view` when it passes the condition, or nil.
-    func row(_ view: RecordView) throws -> QueryRow? {
-        try row(view, known: nil)
-    }
-
-    /// The same for a record whose filter verdict was already found (``verdict(recordBody:)``).
-    func row(_ view: RecordView, verdict: ScanFilter.Verdict) throws -> QueryRow? {
-        try row(view, known: verdict)
-    }
-
-    // Inlined into both, so that the scan of a record whose verdict is unknown pays nothing for it.
-    @inline(__always)
-    private func row(_ view: RecordView, known: ScanFilter.Verdict?) throws -> QueryRow? {
+    /// The row of `view` when it passes the condition, or nil. `known`: the filter's verdict on
+    /// this record, when it was already found (``verdict(recordBody:)``).
+    func row(_ view: RecordView, verdict known: ScanFilter.Verdict? = nil) throws -> QueryRow? {
         let isDeleted = view.flags.contains(.deleted)
         let bytes = isDeleted ? nil : try StoredDocument.currentBody(inRecordBody: view.body)
         var passes = false

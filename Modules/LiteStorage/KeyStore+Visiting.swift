@@ -19,10 +19,16 @@ extension KeyStore {
         }
     }
 
-    /// The default of ``KeyStore/visitRecords(options:accepting:_:)``: each body is tested as it
-    /// is lent.
+    /// The default of ``KeyStore/visitRecords(options:accepting:_:)``.
     package func visitRecords(options: RecordEnumerationOptions, accepting accepts: (UnsafeRawBufferPointer) -> Bool,
                               _ visitor: (RecordView) throws -> Bool) throws {
+        try visitRecordsTestingEachBody(options: options, accepting: accepts, visitor)
+    }
+
+    /// ``KeyStore/visitRecords(options:accepting:_:)`` by testing each body as it is lent (for
+    /// engines, and cases, that cannot test inside their own scan).
+    package func visitRecordsTestingEachBody(options: RecordEnumerationOptions, accepting accepts: (UnsafeRawBufferPointer) -> Bool,
+                                             _ visitor: (RecordView) throws -> Bool) throws {
         try visitRecords(options: options) { view in
             guard accepts(view.body) else { return true }
             return try visitor(view)

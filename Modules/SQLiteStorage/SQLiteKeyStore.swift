@@ -162,7 +162,7 @@ package final class SQLiteKeyStore: KeyStore, Sendable {
     package func visitRecords(options: RecordEnumerationOptions, accepting accepts: (UnsafeRawBufferPointer) -> Bool,
                               _ visitor: (RecordView) throws -> Bool) throws {
         guard !options.inKeyOrder, options.content == .all else {
-            return try visitRecords(options: options) { view in try !accepts(view.body) || visitor(view) }
+            return try visitRecordsTestingEachBody(options: options, accepting: accepts, visitor)
         }
         try file.withReader { connection in
             let function = try SQLiteAcceptFunction.on(connection)
