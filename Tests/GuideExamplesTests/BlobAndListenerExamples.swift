@@ -51,8 +51,8 @@ import TestSupport
         @discardableResult
         func listen() -> ListenerToken {
             // tag::document-listener[]
-            database.addDocumentChangeListener(withID: "user.john") { [database] (change) in
-                if let document = database.document(withID: change.documentID) {
+            database.addDocumentChangeListener(withID: "user.john") { (change) in
+                if let document = self.database.document(withID: change.documentID) {
                     print("Status :: \(document.string(forKey: "verified_account")!)")
                 }
             }
