@@ -4,6 +4,7 @@ import FoundationEssentials
 import LiteDatabase
 import LiteStorage
 import LiteSupport
+import SQLiteStorage
 
 /// What `cblite info` reports about a database; `Codable` for `--json`.
 package struct DatabaseInfo: Codable, Sendable, Hashable {
@@ -64,7 +65,8 @@ package struct DatabaseInfo: Codable, Sendable, Hashable {
     /// SQLite keeps the schema version at byte 60 of the header (big-endian `user_version`).
     private static func formatVersion(_ engine: any StorageEngine, _ path: String) -> String {
         guard engine.fileName.hasSuffix(".sqlite3") else { return "RocksDB layout 1" }
-        guard let header = ReadOnlyFile(path: path)?.read(upToCount: 64), header.count == 64 else { return "unknown" }
+        // Through SQLite's VFS: the tool has the file open through SQLite (Storage-38).
+        guard let header = SQLiteFileStart(path: path, count: 64)?.bytes, header.count == 64 else { return "unknown" }
         let version = header[60..<64].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return "SQLite schema \(version)"
     }

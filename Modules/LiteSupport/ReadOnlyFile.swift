@@ -10,6 +10,10 @@ import Darwin
 /// Foundation's `FileHandle` for, in code the tools link without Foundation (Tools-18). The
 /// descriptor is closed when the value goes away.
 ///
+/// Not for a SQLite database file this process may have open: closing any descriptor of a file
+/// drops every POSIX lock the process holds on it, SQLite's included (read those through
+/// `SQLiteFileStart`, Storage-38). A `-wal` file or any other file is fine.
+///
 /// ```swift
 /// guard let file = ReadOnlyFile(path: walPath), let header = file.read(upToCount: 32) else { return nil }
 /// ```

@@ -37,7 +37,8 @@ package struct SQLiteEncryption: Sendable {
 
     /// Classifies the file at `path` from its first 16 bytes; nil when it cannot be read.
     package static func kind(ofFileAt path: String) -> FileKind? {
-        guard let file = ReadOnlyFile(path: path), let bytes = file.read(upToCount: 16) else { return nil }
+        // Through SQLite's VFS: this process may have the file open already (Storage-38).
+        guard let bytes = SQLiteFileStart(path: path, count: 16)?.bytes else { return nil }
         if bytes.isEmpty { return .empty }
         if bytes == SQLiteEncryptedFile.sqliteMagic { return .plaintext }
         if bytes == SQLiteEncryptedFile.magic { return .encrypted }
@@ -49,10 +50,10 @@ package struct SQLiteEncryption: Sendable {
     /// - Throws: `notADatabaseFile` when the key is wrong (page 1 does not authenticate),
     ///   `corruptData` when the file is truncated or its header damaged.
     func header(ofFileAt path: String) throws -> SQLiteFileHeader {
-        guard let file = ReadOnlyFile(path: path), let bytes = file.read(upToCount: 65_536) else {
+        guard let start = SQLiteFileStart(path: path, count: 65_536) else {
             throw StorageError(.ioError, "cannot read \"\(path)\": check it exists and its permissions")
         }
-        let size = file.size ?? 0
+        let (bytes, size) = (start.bytes, start.size)
         guard bytes.count >= SQLiteEncryptedFile.clearPrefix else {
             throw StorageError(.corruptData, "encrypted SQLite database \"\(path)\" is truncated: \(size) bytes")
         }

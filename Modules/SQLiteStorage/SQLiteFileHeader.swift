@@ -47,10 +47,11 @@ package struct SQLiteFileHeader: Sendable, Equatable {
     /// - Throws: `notADatabaseFile` for a file that is not SQLite; `corruptData` for a truncated
     ///   or damaged one.
     init(path: String) throws {
-        guard let file = ReadOnlyFile(path: path), let bytes = file.read(upToCount: Self.length) else {
+        // Through SQLite's VFS: this process may have the file open already (Storage-38).
+        guard let start = SQLiteFileStart(path: path, count: Self.length) else {
             throw StorageError(.ioError, "cannot read \"\(path)\": check it exists and its permissions")
         }
-        let size = file.size ?? 0
+        let (bytes, size) = (start.bytes, start.size)
         if size == 0 {
             throw StorageError(.notADatabaseFile, "\"\(path)\" is an empty file, not a SQLite database")
         }

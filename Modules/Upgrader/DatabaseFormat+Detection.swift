@@ -77,13 +77,13 @@ extension DatabaseFormat {
            let header = SQLiteFileHeader(page) {
             return .header(header)
         }
-        guard let file = ReadOnlyFile(path: path) else {
-            return .failed(.unreadable(reason: "the file cannot be opened for reading"))
+        // Through SQLite's VFS, not a descriptor of our own: this process may have the file open
+        // through SQLite, and closing a descriptor would drop SQLite's locks (Storage-38).
+        guard let read = SQLiteFileStart(path: path, count: 4096) else {
+            return .failed(.unreadable(reason: access(path, R_OK) == 0 ? "the file cannot be read"
+                                                                        : "the file cannot be opened for reading"))
         }
-        guard let start = file.read(upToCount: 4096), let size = file.size else {
-            return .failed(.unreadable(reason: "the file cannot be read (\(String(cString: strerror(errno))))"))
-        }
-        let fileSize = UInt64(size)
+        let (start, fileSize) = (read.bytes, UInt64(read.size))
         guard let header = SQLiteFileHeader(start) else {
             if start.isEmpty { return .failed(.unreadable(reason: "the file is empty")) }
             if looksEncrypted(start, fileSize: fileSize) { return .failed(.encrypted) }

@@ -18,6 +18,23 @@ import TestSupport
         try file.keyStore("default").get(key).map { String(decoding: $0.body, as: UTF8.self) }
     }
 
+    /// A new file in a temporary folder, open, with "a" set to "ours" and read back.
+    private func withNewFile(_ body: (_ path: String, _ file: SQLiteDataFile) throws -> Void) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending("db.sqlite3").path
+            let file = try SQLiteEngine().openFile(at: path, options: .init(create: true))
+            defer { try? file.close() }
+            try put(file, "a", "ours")
+            #expect(try read(file, "a") == "ours")
+            try body(path, file)
+        }
+    }
+
+    /// SQL that sets "a"'s body to `text`, as another process runs it.
+    private func settingA(to text: String) -> String {
+        "UPDATE kv_default SET body = X'\(text.utf8.map { String(format: "%02X", $0) }.joined())' WHERE key = 'a'"
+    }
+
     @Test func readsSeeEveryCommitOfTheSameInstance() throws {
         try withTemporaryDirectory { directory in
             let file = try SQLiteEngine().openFile(at: directory.appending("db.sqlite3").path, options: .init(create: true))
@@ -49,16 +66,10 @@ import TestSupport
     /// Another process writes the file with the sqlite3 tool between our reads: nothing in this
     /// process learns of those commits except through the file itself.
     @Test func readsSeeCommitsOfAnotherProcess() throws {
-        try withTemporaryDirectory { directory in
-            let path = directory.appending("db.sqlite3").path
-            let file = try SQLiteEngine().openFile(at: path, options: .init(create: true))
-            defer { try? file.close() }
-            try put(file, "a", "ours")
-            #expect(try read(file, "a") == "ours")
+        try withNewFile { path, file in
             for round in 0..<5 {
                 let text = "theirs \(round)"
-                let hex = text.utf8.map { String(format: "%02X", $0) }.joined()
-                try runSQLite3(path, "UPDATE kv_default SET body = X'\(hex)' WHERE key = 'a'")
+                try runSQLite3(path, settingA(to: text))
                 #expect(try read(file, "a") == text)
             }
         }
@@ -101,6 +112,70 @@ import TestSupport
             #expect(fileSize > 4_000_000, "the database file has only \(fileSize) bytes")
             for round in 0..<30 { #expect(try read(file, "doc\(round)")?.count == large.count) }
         }
+    }
+
+    /// A read snapshot takes an idle reader's kept transaction when it still sees the latest
+    /// commit (Storage-37): a snapshot must still see every commit made before it began, by this
+    /// instance, another instance or another process, and none made while it is open.
+    @Test func snapshotsSeeEveryCommitBeforeThemAndNoneDuring() throws {
+        try withNewFile { path, file in
+            let other = try SQLiteEngine().openFile(at: path, options: .init())
+            defer { try? other.close() }
+            for round in 0..<12 {
+                // A read by key leaves its transaction kept; a snapshot then reuses it or not.
+                _ = try read(file, "a")
+                let text = "v\(round)"
+                switch round % 3 {
+                case 0: try put(file, "a", text)
+                case 1: try put(other, "a", text)
+                default: try runSQLite3(path, settingA(to: text))
+                }
+                try file.withReadSnapshot {
+                    let seen = try read(file, "a")
+                    #expect(seen == text, "round \(round)")
+                    // Commits while the snapshot is open stay out of it…
+                    try put(other, "a", text + " later")
+                    let stillSeen = try read(file, "a")
+                    #expect(stillSeen == text, "round \(round)")
+                }
+                // …and are in the next one, and in a read by key.
+                let next = try file.withReadSnapshot { try read(file, "a") }
+                #expect(next == text + " later")
+                #expect(try read(file, "a") == text + " later")
+                let nested = try file.withReadSnapshot { try file.withReadSnapshot { try read(file, "a") } }
+                #expect(nested == text + " later")
+            }
+        }
+    }
+
+    /// Closing any descriptor of a file drops every POSIX lock the process holds on it. Opening
+    /// a second instance read the file's header with a descriptor of its own, which dropped the
+    /// first instance's shared lock: another process closing its last connection then took the
+    /// file for its own, checkpointed and deleted the WAL, and this process went on reading
+    /// (and would have written) a deleted WAL (Storage-38).
+    @Test func anotherProcessLeavesTheWALOfAFileOpenedTwice() throws {
+        try withNewFile { path, file in
+            let second = try SQLiteEngine().openFile(at: path, options: .init())
+            defer { try? second.close() }
+            #expect(try read(second, "a") == "ours")
+            try runSQLite3(path, settingA(to: "theirs"))
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the other process deleted the WAL")
+            #expect(try read(file, "a") == "theirs")
+            try put(file, "b", "after")
+            #expect(try sqlite3Output(path, "SELECT CAST(body AS TEXT) FROM kv_default WHERE key = 'b'") == "after")
+        }
+    }
+
+    private func sqlite3Output(_ path: String, _ sql: String) throws -> String {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = ["-cmd", ".timeout 10000", path, sql]
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func runSQLite3(_ path: String, _ sql: String) throws {
