@@ -62,6 +62,10 @@ final class SQLiteConnectionPool: Sendable {
         let kept = idle.withLock { idle -> Bool in
             // After closeAll, a connection a reader still had is closed when it comes back.
             guard !idle.closed, idle.connections.count < maximumIdle else { return false }
+            // A kept read that a commit left behind while the connection was out would hold back
+            // the checkpoint until its next use. Under the lock that `endKeptReads` takes, so a
+            // commit either changed the header by now or will find the connection idle.
+            if let header = connection.keptReadHeader, connection.currentWALIndexHeader() != header { connection.endKeptRead() }
             idle.connections.append(connection)
             return true
         }
