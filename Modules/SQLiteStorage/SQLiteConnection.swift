@@ -15,10 +15,14 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// The database file.
     package let path: String
     private var statements: [String: SQLiteStatement] = [:]
-    /// The statement `cached` returned last: runs of the same statement (a full-text index
-    /// writes a thousand puts in a row) compare the SQL with it, a pointer comparison for the
-    /// same String, instead of hashing the text into `statements` each time.
-    private var lastCached: (sql: String, statement: SQLiteStatement)?
+    /// The last few statements `cached` returned: runs of the same statements (a full-text
+    /// index writes a thousand puts in a row; a query's snapshot, join and metadata reads take
+    /// turns) compare the SQL with them, a pointer comparison for the same String, instead of
+    /// hashing the text into `statements` each time (a tenth of a query that reads ten rows).
+    private var recentlyCached: [(sql: String, statement: SQLiteStatement)] = []
+    /// The slot of `recentlyCached` the next statement found in `statements` replaces.
+    private var nextRecentSlot = 0
+    private static let recentlyCachedCount = 4
     private var isClosed = false
     /// The WAL-index header as it was just before the kept read transaction began; nil when no
     /// read transaction is kept open (see `SQLiteConnection+KeptRead.swift`).
@@ -80,7 +84,7 @@ package final class SQLiteConnection: @unchecked Sendable {
         walIndex = nil
         for statement in statements.values { statement.finalize() }
         statements.removeAll()
-        lastCached = nil
+        recentlyCached.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -97,18 +101,24 @@ package final class SQLiteConnection: @unchecked Sendable {
 
     /// The cached prepared statement for `sql`, reset and ready to bind.
     func cached(_ sql: String) throws -> SQLiteStatement {
-        if let last = lastCached, last.sql == sql {
-            last.statement.reset()
-            return last.statement
+        for recent in recentlyCached where recent.sql == sql {
+            recent.statement.reset()
+            return recent.statement
         }
-        if let statement = statements[sql] {
+        let statement: SQLiteStatement
+        if let found = statements[sql] {
+            statement = found
             statement.reset()
-            lastCached = (sql, statement)
-            return statement
+        } else {
+            statement = try prepare(sql)
+            statements[sql] = statement
         }
-        let statement = try prepare(sql)
-        statements[sql] = statement
-        lastCached = (sql, statement)
+        if recentlyCached.count < Self.recentlyCachedCount {
+            recentlyCached.append((sql, statement))
+        } else {
+            recentlyCached[nextRecentSlot] = (sql, statement)
+            nextRecentSlot = (nextRecentSlot + 1) % Self.recentlyCachedCount
+        }
         return statement
     }
 
@@ -126,7 +136,7 @@ package final class SQLiteConnection: @unchecked Sendable {
     func clearCache() {
         for statement in statements.values { statement.finalize() }
         statements.removeAll()
-        lastCached = nil
+        recentlyCached.removeAll()
     }
 
     /// Rows changed by the last statement.
