@@ -11,6 +11,16 @@ package struct FleeceKeyTable: Sendable {
         self.sharedKeys = sharedKeys
         snapshot = sharedKeys?.snapshot()
     }
+
+    /// Whether this table resolves every key as `other` does: the same shared keys at the
+    /// same version, or neither has any.
+    package func resolvesAlike(_ other: FleeceKeyTable) -> Bool {
+        switch (sharedKeys, other.sharedKeys) {
+        case (nil, nil): true
+        case (let mine?, let theirs?): mine === theirs && snapshot?.version == other.snapshot?.version
+        default: false
+        }
+    }
 }
 
 /// A dictionary key looked up once in a ``FleeceKeyTable``: its bytes and, when it is a shared

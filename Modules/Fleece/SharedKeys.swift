@@ -21,6 +21,9 @@ package final class SharedKeys: Sendable {
     struct Snapshot: Sendable {
         var byIndex: [String] = []
         var byKey = SmallKeyTable()
+        /// Counts the table's changes (a key added, keys dropped): two snapshots of one table
+        /// with the same version resolve every key alike.
+        var version: UInt64 = 0
 
         func index(forBytes bytes: UnsafeRawBufferPointer) -> Int? {
             guard let smallKey = SmallKey(bytes) else { return nil }
@@ -61,6 +64,7 @@ package final class SharedKeys: Sendable {
         let smallKey = key.withUTF8 { SmallKey(UnsafeRawBufferPointer($0)) }
         if let smallKey { state.byKey[smallKey] = state.byIndex.count }
         state.byIndex.append(key)
+        state.version &+= 1
     }
 
     /// The table as it is now. A document takes one when it is opened: every integer key it
@@ -94,6 +98,7 @@ package final class SharedKeys: Sendable {
     private static func truncate(_ state: inout State, toCount count: Int) {
         guard count >= 0, count < state.byIndex.count else { return }
         state.byIndex.removeSubrange(count...)
+        state.version &+= 1
         // The lookup table cannot delete entries; rebuilding it is fine for a rare abort.
         var table = SmallKeyTable(capacity: state.byIndex.count)
         for (index, key) in state.byIndex.enumerated() {
@@ -189,6 +194,7 @@ package final class SharedKeys: Sendable {
         let index = state.byIndex.count
         state.byKey[smallKey] = index
         state.byIndex.append(String(decoding: bytes, as: UTF8.self))
+        state.version &+= 1
         return index
     }
 

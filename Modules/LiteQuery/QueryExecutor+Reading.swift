@@ -7,21 +7,19 @@ extension QueryExecutor {
     /// full-text search found when a `MATCH()` is one of its ANDed terms, else through a value
     /// index when the planner finds one, else a scan.
     ///
-    /// - Parameter fullTextCandidates: each searched full-text index's hits, IDs in byte order.
+    /// - Parameters:
+    ///   - fullTextCandidates: each searched full-text index's hits, IDs in byte order.
+    ///   - inOutputOrder: set when the rows come in ORDER BY's order instead (ties in
+    ///     document-ID order), read in index order for a top-N: all the output needs then is
+    ///     OFFSET and LIMIT.
     static func readFirstSource(_ query: CompiledQuery, where condition: CompiledExpression?, in core: DatabaseCore,
-                                evaluator: QueryEvaluator, fullTextCandidates: [String: [String]] = [:]) throws -> [QueryRow] {
-        // Past WHERE, a query whose columns, grouping and ordering read no property (`._id`
-        // and other metadata only) needs no copy of a passing row's body.
-        // A grouped query whose columns, HAVING and ordering read no property but its GROUP BY
-        // expressions keeps each passing row's GROUP BY values instead of its body.
-        let keyedGroups = groupsByKeysAlone(query)
-        let keepsBodies = !query.joins.isEmpty
-            || (keyedGroups ? [] : query.columns.map(\.expression) + query.groupBy + query.orderBy.map(\.expression)
-                + [query.having].compactMap { $0 }).contains { $0.readsProperties }
-        let reader = try PassingRowReader(condition: condition, core: core, evaluator: evaluator,
-                                          readsRevisionIDs: query.readsRevisionID, keepsBodies: keepsBodies,
-                                          groupBy: keyedGroups ? query.groupBy : nil,
-                                          extracting: keepsBodies ? extractablePaths(query) : nil)
+                                evaluator: QueryEvaluator, fullTextCandidates: [String: [String]] = [:],
+                                inOutputOrder: inout Bool) throws -> [QueryRow] {
+        let parts = query.runCache.readerParts(keys: FleeceKeyTable(core.sharedKeys)) { keys in
+            PassingRowReader.Parts(query, condition: condition, keys: keys)
+        }
+        let reader = try PassingRowReader(parts, condition: condition, core: core, evaluator: evaluator,
+                                          readsRevisionIDs: query.readsRevisionID)
         var rows: [QueryRow] = []
         if let driver = QueryPlanner.fullTextDriver(condition), let ids = fullTextCandidates[driver.index] {
             // Only the index's hits can pass; each is read by ID and checked against the whole condition.
@@ -37,13 +35,19 @@ extension QueryExecutor {
             let plan = try QueryPlanner.plan(condition, testsDeletion: query.testsDeletion, in: core, evaluator: evaluator,
                                              orderBy: topN == nil ? nil : query.orderBy)
             guard case .index(let index, let ranges) = plan else {
-                return QueryRunCache.Planned(topN: topN, plan: plan, backwards: nil, coverage: nil)
+                return QueryRunCache.Planned(topN: topN, plan: plan, backwards: nil, coverage: nil, entryKeys: [],
+                                             fixesEveryExpression: false)
             }
             let backwards = topN == nil ? nil : QueryPlanner.servesOrder(index, ranges, query.orderBy)
             return QueryRunCache.Planned(topN: topN, plan: plan, backwards: backwards,
-                                         coverage: backwards == nil ? IndexCoverage(query, index: index, evaluator: evaluator) : nil)
+                                         coverage: backwards == nil ? IndexCoverage(query, index: index, evaluator: evaluator) : nil,
+                                         entryKeys: ranges.map(ValueIndex.entryKeys),
+                                         fixesEveryExpression: ranges.count == 1 && ranges[0].fixedValues == index.expressions.count,
+                                         exhaustive: backwards.map {
+                                             $0 || ranges[0].fixedValues + query.orderBy.count != index.expressions.count
+                                         } ?? true)
         }
-        if let wanted = planned.topN, case .index(let index, let ranges) = planned.plan, let backwards = planned.backwards {
+        if let wanted = planned.topN, case .index(let index, _) = planned.plan, let backwards = planned.backwards {
             // The index gives ORDER BY's order up to values its keys do not tell apart (MISSING
             // and NULL, numbers equal as doubles): read until OFFSET + LIMIT rows have passed and
             // the next row's sort keys encode differently from the last kept one's, then sort.
@@ -52,31 +56,58 @@ extension QueryExecutor {
             // arrive in their output order, so a run of rows with the same keys that nothing
             // later in it can precede ends the read once LIMIT is reached (routes with no city
             // are thousands of equal keys).
-            let exhaustive = backwards || ranges[0].fixedValues + query.orderBy.count != index.expressions.count
-            var boundary: [UInt8]?
-            var group: (encoded: [UInt8], keys: [QueryValue], uniform: Bool)?
+            let exhaustive = planned.exhaustive
+            // The current group: rows whose sort keys encode alike (`encoded`), with the first
+            // one's keys and whether all of them tie exactly.
+            var encoded: [UInt8] = [], groupEncoded: [UInt8] = []
+            var groupKeys: [QueryValue] = []
+            var groupUniform = true
+            var group = -1
+            // Whether OFFSET + LIMIT rows have passed: the read ends with the current group.
+            var full = false
+            // Each row's sort keys and group, for the ordering below, and whether that order is
+            // the read's: each group a tie read forwards, in document-ID order.
+            var sortKeys: [[QueryValue]] = []
+            var groups: [Int] = []
+            var readInOrder = !exhaustive
+            rows.reserveCapacity(wanted + 1)
+            sortKeys.reserveCapacity(wanted + 1)
+            groups.reserveCapacity(wanted + 1)
             // Through the documents: the read stops after LIMIT rows, so the entries' keys
             // would save little, and each entry they cannot answer (a run of MISSING sort keys
             // comes first) would cost a lookup of its own instead of a step of the join.
-            try visitPassingRows(index, ranges[0], descending: backwards, coverage: nil,
+            try visitPassingRows(index, planned.entryKeys[0], descending: backwards, coverage: nil,
                                  reader: reader) { row in
                 let keys = try query.orderBy.map { try evaluator.evaluate($0.expression, row) }
-                let encoded = IndexKey.encode(keys)
-                if let boundary, encoded != boundary { return false }
-                if let current = group, current.encoded == encoded {
-                    if !Self.sameKeys(current.keys, keys) { group?.uniform = false }
+                encoded.removeAll(keepingCapacity: true)
+                for key in keys { IndexKey.append(key, to: &encoded) }
+                if group >= 0, encoded == groupEncoded {
+                    if groupUniform, !Self.sameKeys(groupKeys, keys) {
+                        groupUniform = false
+                        readInOrder = false
+                    }
                 } else {
-                    group = (encoded, keys, true)
+                    if full { return false }
+                    swap(&encoded, &groupEncoded)   // each buffer is reused
+                    groupKeys = keys
+                    groupUniform = true
+                    group += 1
                 }
                 rows.append(row)
-                if boundary == nil, rows.count >= wanted { boundary = encoded }
-                if boundary != nil, !exhaustive, group?.uniform == true, Self.nothingPrecedes(keys, query.orderBy) {
+                sortKeys.append(keys)
+                groups.append(group)
+                if rows.count >= wanted { full = true }
+                if full, !exhaustive, groupUniform, Self.nothingPrecedes(keys, query.orderBy) {
                     return false
                 }
                 return true
             }
-            // In document-ID order, as after a scan; the output's stable sort then orders them.
-            rows.sortByDocumentID()
+            // In the order of the output's stable sort after a scan: by the sort keys, ties in
+            // document-ID order. The groups came in that order (keys' encodings order as the
+            // values do); only within a group can the read's order differ (keys that encode
+            // alike but differ, and ties read backwards).
+            if !readInOrder { rows.sortNearlyOrdered(groups: groups, keys: sortKeys, orderBy: query.orderBy) }
+            inOutputOrder = true
             return rows
         }
         switch planned.plan {
@@ -85,7 +116,7 @@ extension QueryExecutor {
             // key-ordered scan would give them.
             var options = RecordEnumerationOptions(includeDeleted: query.testsDeletion)
             options.readsMetadata = query.readsSequenceOrExpiration
-            if reader.filter.isEmpty || query.testsDeletion {
+            if reader.parts.filter.isEmpty || query.testsDeletion {
                 try core.documents.visitRecords(options: options) { view in
                     if let row = try reader.row(view) { rows.append(row) }
                     return true
@@ -103,19 +134,19 @@ extension QueryExecutor {
                 }
             }
             rows.sortByDocumentID()
-        case .index(let index, let ranges):
+        case .index(let index, _):
             // Candidates from the index, each checked against the whole condition, then put in
             // document-ID order as a scan would give them. One value of every expression of the
             // index lists its documents in ID order already, each once; otherwise ranges can
             // repeat a document (`IN [1, 1.0]`), so equal IDs are dropped after sorting.
-            for range in ranges {
-                try visitPassingRows(index, range, descending: false, anyOrder: true, coverage: planned.coverage,
+            for keys in planned.entryKeys {
+                try visitPassingRows(index, keys, descending: false, anyOrder: true, coverage: planned.coverage,
                                      reader: reader) { row in
                     rows.append(row)
                     return true
                 }
             }
-            if !(ranges.count == 1 && ranges[0].fixedValues == index.expressions.count) {
+            if !planned.fixesEveryExpression {
                 rows.sortByDocumentID()
                 var unique: [QueryRow] = []
                 unique.reserveCapacity(rows.count)
@@ -127,11 +158,11 @@ extension QueryExecutor {
         return rows
     }
 
-    /// Calls `body` with each row of `range` of `index` that passes the reader's condition, in
+    /// Calls `body` with each row of `index` whose entry key is in `keys` that passes the reader's condition, in
     /// index order (reversed when `descending`; any order with `anyOrder`), until it returns false: from the entries alone
     /// when `coverage` allows (an entry whose key cannot answer is read from its document),
     /// else from each entry's document.
-    private static func visitPassingRows(_ index: ValueIndex, _ range: IndexRange, descending: Bool, anyOrder: Bool = false,
+    private static func visitPassingRows(_ index: ValueIndex, _ keys: ByteKeyRange, descending: Bool, anyOrder: Bool = false,
                                          coverage: IndexCoverage?, reader: PassingRowReader,
                                          _ body: (QueryRow) throws -> Bool) throws {
         guard let coverage else {
@@ -140,14 +171,14 @@ extension QueryExecutor {
                 return try body(row)
             }
             if anyOrder {
-                try index.visitRecordsInAnyOrder(in: range, in: reader.core, visit)
+                try index.visitRecordsInAnyOrder(inKeys: keys, in: reader.core, visit)
             } else {
-                try index.visitRecords(in: range, descending: descending, in: reader.core, visit)
+                try index.visitRecords(inKeys: keys, descending: descending, in: reader.core, visit)
             }
             return
         }
         var values = coverage.emptyValues
-        try index.visitEntries(in: range, descending: descending, in: reader.core) { key, id in
+        try index.visitEntries(inKeys: keys, descending: descending, in: reader.core) { key, id in
             // Most entries are decided on their key's bytes; a passing one is decoded only
             // when its row keeps the values, and its terms are not tested again.
             let encoded = coverage.encodedVerdict(key)
@@ -269,135 +300,5 @@ extension QueryExecutor {
         let document = try StoredDocument(record: record)
         return QueryRow(id: record.key, sequence: record.sequence, isDeleted: false, expiration: record.expiration,
                         body: try document.body(sharedKeys: core.sharedKeys, trusted: true), revisionID: document.revisionID?.string)
-    }
-}
-
-/// Turns lent records into rows for those that pass a condition: the body is read in place
-/// (no copy, no tree decoding), a ``ScanFilter`` rejects most failures without converting any
-/// value, the condition decides, and only a passing row gets its own copy of the body.
-private struct PassingRowReader {
-    let condition: CompiledExpression?
-    let core: DatabaseCore
-    let evaluator: QueryEvaluator
-    let readsRevisionIDs: Bool
-    /// Whether a passing row keeps a copy of its body (false: the query reads no property after WHERE).
-    let keepsBodies: Bool
-    /// The GROUP BY expressions to evaluate on each passing row's lent body, when rows keep their
-    /// values (``QueryRow/groupKey``) instead of bodies.
-    let groupBy: [CompiledExpression]?
-    /// Each GROUP BY expression's path, for those read straight from the lent body.
-    let groupPaths: [LentPropertyPath?]
-    /// The paths whose values a passing row keeps instead of a copy of its body (a row whose
-    /// value at one of them is an array, an object or data keeps its body).
-    let kept: KeptPropertyValues?
-    let keys: FleeceKeyTable
-    let filter: ScanFilter
-    let empty: FleeceDocument
-    /// One borrowing document, pointed at each record's body in turn.
-    let borrowed: FleeceDocument
-    /// The root of `empty`'s bytes, for the filter's test of a body-less record.
-    let emptyRoot: FleeceLentValue
-
-    init(condition: CompiledExpression?, core: DatabaseCore, evaluator: QueryEvaluator, readsRevisionIDs: Bool,
-         keepsBodies: Bool = true, groupBy: [CompiledExpression]? = nil,
-         extracting paths: [[FleecePath.Component]]? = nil) throws {
-        self.condition = condition
-        self.groupBy = groupBy
-        self.readsRevisionIDs = readsRevisionIDs
-        self.keepsBodies = keepsBodies
-        self.core = core
-        self.evaluator = evaluator
-        keys = FleeceKeyTable(core.sharedKeys)
-        filter = ScanFilter(condition, keys: keys)
-        let keyTable = keys
-        groupPaths = (groupBy ?? []).map { LentPropertyPath($0, keys: keyTable) }
-        kept = KeptPropertyValues(paths, keys: keyTable)
-        let empty = try FleeceDocument(bytes: StoredDocument.emptyDictionary, trusted: true)
-        self.empty = empty
-        // Lent `empty`'s bytes (allocated once, freed with it, and it lives as long as this
-        // reader) until the first record is read.
-        let table = keys
-        borrowed = try empty.withUnsafeBytes { try FleeceDocument(borrowing: $0, keys: table) }
-        emptyRoot = try empty.withUnsafeBytes { try FleeceLentValue(rootOf: $0) }
-    }
-
-    /// The root of a current revision's lent bytes (an empty dictionary's for none).
-    private func lentRoot(_ bytes: UnsafeRawBufferPointer?) throws -> FleeceLentValue {
-        guard let bytes, bytes.count > 0 else { return emptyRoot }
-        return try FleeceLentValue(rootOf: bytes)
-    }
-
-    /// The filter's verdict on a live record's body; undecided when the body cannot be read
-    /// (``row(_:verdict:)`` then meets the problem and reports it).
-    func verdict(recordBody: UnsafeRawBufferPointer) -> ScanFilter.Verdict {
-        // Undecided on an unreadable body: `row` then reads the same bytes and throws their error.
-        let bytes = try? StoredDocument.currentBody(inRecordBody: recordBody)   // allowed: `row` reports it
-        guard let bytes else { return .undecided }
-        guard bytes.count > 0 else { return filter.verdict(emptyRoot) }
-        guard let root = try? FleeceLentValue(rootOf: bytes) else { return .undecided }   // allowed: `row` reports it
-        return filter.verdict(root)
-    }
-
-    /// The row of `view` when it passes the condition, or nil. `known`: the filter's verdict on
-    /// this record, when it was already found (``verdict(recordBody:)``).
-    func row(_ view: RecordView, verdict known: ScanFilter.Verdict? = nil) throws -> QueryRow? {
-        let isDeleted = view.flags.contains(.deleted)
-        let bytes = isDeleted ? nil : try StoredDocument.currentBody(inRecordBody: view.body)
-        var passes = false
-        // The lent bytes' root, once read (before any document object is pointed at them).
-        var root: FleeceLentValue?
-        if !filter.isEmpty {
-            let verdict: ScanFilter.Verdict
-            if let known {
-                verdict = known
-            } else {
-                let found = try lentRoot(bytes)
-                root = found
-                verdict = filter.verdict(found)
-            }
-            switch verdict {
-            case .fails: return nil
-            case .passes: passes = true
-            case .undecided: break
-            }
-        }
-        let body: FleeceDocument
-        if let bytes, bytes.count > 0 {
-            try borrowed.rebind(borrowing: bytes)
-            body = borrowed
-        } else {
-            body = empty
-        }
-        let id = view.keyString
-        let revisionID = readsRevisionIDs ? try StoredDocument.currentRevisionID(inRecordBody: view.body) : nil
-        // The row the evaluator reads the lent body through, made only when something evaluates.
-        func candidate() -> QueryRow {
-            QueryRow(id: id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: body,
-                     revisionID: revisionID)
-        }
-        if !passes, let condition, !(try evaluator.evaluate(condition, candidate()).isTruthy) { return nil }
-        guard keepsBodies else {
-            var groupKey: [QueryValue]?
-            if let groupBy {
-                let found = try root ?? lentRoot(bytes)
-                var key: [QueryValue] = []
-                key.reserveCapacity(groupBy.count)
-                for (expression, path) in zip(groupBy, groupPaths) {
-                    key.append(try path?.value(in: found) ?? evaluator.evaluate(expression, candidate()))
-                }
-                groupKey = key
-            }
-            return QueryRow(id: id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration,
-                            revisionID: revisionID, indexValues: nil, groupKey: groupKey)
-        }
-        if let kept, let values = kept.values(in: try root ?? lentRoot(bytes)) {
-            return QueryRow(id: id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration,
-                            revisionID: revisionID, indexValues: values)
-        }
-        let owned = try bytes.flatMap { $0.count > 0 ? $0 : nil }.map {
-            try FleeceDocument(copying: $0, keys: keys)
-        } ?? empty
-        return QueryRow(id: id, sequence: view.sequence, isDeleted: isDeleted, expiration: view.expiration, body: owned,
-                        revisionID: revisionID)
     }
 }

@@ -18,14 +18,25 @@ package enum QueryExecutor {
         try core.checkOpen()
         let (firstWhere, laterWhere) = splitWhere(query)
         var rows: [QueryRow] = []
+        var inOutputOrder = false
         try core.dataFile.withReadSnapshot {
             rows = try readFirstSource(query, where: firstWhere, in: core, evaluator: evaluator,
-                                       fullTextCandidates: fullTextCandidates)
+                                       fullTextCandidates: fullTextCandidates, inOutputOrder: &inOutputOrder)
             for join in query.joins {
                 rows = try expand(rows, by: join, in: core, evaluator: evaluator,
                                   keeping: extractablePaths(query, joined: join.alias))
             }
             if let laterWhere { rows = try rows.filter { try evaluator.evaluate(laterWhere, $0).isTruthy } }
+        }
+        if inOutputOrder {
+            // Sorted and cut to OFFSET + LIMIT rows or a few more already (no joins, grouping or DISTINCT).
+            let offset = max(0, try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0)
+            let limit = max(0, try query.limit.map { try integer(evaluator.evaluate($0, .none), "LIMIT") } ?? Int.max)
+            let wanted = rows.dropFirst(offset).prefix(limit)
+            var result: [[QueryValue]] = []
+            result.reserveCapacity(wanted.count)
+            for row in wanted { result.append(try query.columns.map { try evaluator.evaluate($0.expression, row) }) }
+            return result
         }
         return try output(rows, of: query, evaluator: evaluator)
     }

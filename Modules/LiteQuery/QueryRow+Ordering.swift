@@ -20,6 +20,46 @@ extension Array where Element == QueryRow {
         let order = indices.sorted(by: precedes)   // stable
         self = order.map { self[$0] }
     }
+
+    /// Puts the rows in ORDER BY's order (N1QL collation of `keys`, each row's values of
+    /// `orderBy`), ties in document-ID order (by bytes), where `groups` numbers runs of rows
+    /// already in order between them (a run's keys encode alike in an index read in order).
+    /// An insertion sort of the positions: the rows come in nearly that order, so it costs one
+    /// comparison a row when they are in order already; past a few moves a row (a long run of
+    /// ties read backwards), a full sort instead.
+    mutating func sortNearlyOrdered(groups: [Int], keys: [[QueryValue]], orderBy: [(expression: CompiledExpression, descending: Bool)]) {
+        guard count > 1 else { return }
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            if groups[a] != groups[b] { return groups[a] < groups[b] }
+            for (index, item) in orderBy.enumerated() {
+                let order = QueryValue.compare(keys[a][index], keys[b][index])
+                if order != 0 { return item.descending ? order > 0 : order < 0 }
+            }
+            return self[a].id.precedesInByteOrder(self[b].id)
+        }
+        var order = [Int](indices)
+        var moved = false
+        var moves = 0
+        for next in 1..<order.count {
+            let position = order[next]
+            var slot = next
+            while slot > 0, precedes(position, order[slot - 1]) {
+                order[slot] = order[slot - 1]
+                slot -= 1
+                moves += 1
+            }
+            if moves > 4 * count + 16 {
+                // IDs differ, so no two positions tie and any sort gives the one order.
+                self = indices.sorted(by: precedes).map { self[$0] }
+                return
+            }
+            if slot != next {
+                order[slot] = position
+                moved = true
+            }
+        }
+        if moved { self = order.map { self[$0] } }
+    }
 }
 
 /// A document ID's first 16 UTF-8 bytes as two big-endian numbers (zero-padded), and its

@@ -1,4 +1,6 @@
+import Fleece
 import LiteDatabase
+import LiteStorage
 import LiteSupport
 
 /// What a compiled query's last run worked out before reading, kept for its next run with the
@@ -7,8 +9,8 @@ import LiteSupport
 /// compares the query's terms with every index's expressions and evaluates their constants;
 /// for a query that reads ten rows through an index that was a seventh of its time.
 ///
-/// Unchecked sendability: a kept plan is never changed once made (its coverage's closures capture
-/// only constants), and the lock guards which plan is kept.
+/// Unchecked sendability: a kept plan or reader's parts are never changed once made (a coverage's
+/// closures capture only constants), and the locks guard which are kept.
 final class QueryRunCache: @unchecked Sendable {
     /// The decisions of one run.
     struct Planned {
@@ -19,6 +21,14 @@ final class QueryRunCache: @unchecked Sendable {
         let backwards: Bool?
         /// For an index plan read in ID order: how its entries answer the query, if they can.
         let coverage: IndexCoverage?
+        /// For an index plan: each range's entry keys (``ValueIndex/entryKeys(_:)``).
+        let entryKeys: [ByteKeyRange]
+        /// For an index plan: whether its one range fixes every expression of the index to one
+        /// value (its entries then list each document once, in ID order).
+        let fixesEveryExpression: Bool
+        /// For a read in ORDER BY's order: whether ties can come out of document-ID order (read
+        /// backwards, or the index has expressions past those fixed and ordered by).
+        var exhaustive = true
     }
 
     private struct KeptPlan {
@@ -29,6 +39,7 @@ final class QueryRunCache: @unchecked Sendable {
 
     private let kept = Locked<KeptPlan?>(nil)
     private let parameterNames = Locked<Set<String>?>(nil)
+    private let keptReaderParts = Locked<PassingRowReader.Parts?>(nil)
 
     /// The plan for a run on a file whose indexers are at `generation`, with `parameters`:
     /// the last one when both are the same, else `make()`'s.
@@ -39,6 +50,15 @@ final class QueryRunCache: @unchecked Sendable {
         let planned = try make()
         kept.withLock { $0 = KeptPlan(generation: generation, parameters: parameters, planned: planned) }
         return planned
+    }
+
+    /// The first source's reader parts for `keys`: the last ones while the shared keys are
+    /// unchanged (the parts resolved the query's property names against them), else `make`'s.
+    func readerParts(keys: FleeceKeyTable, _ make: (FleeceKeyTable) -> PassingRowReader.Parts) -> PassingRowReader.Parts {
+        if let last = keptReaderParts.withLock({ $0 }), last.keys.resolvesAlike(keys) { return last }
+        let parts = make(keys)
+        keptReaderParts.withLock { $0 = parts }
+        return parts
     }
 
     /// The query's parameter names, found once.

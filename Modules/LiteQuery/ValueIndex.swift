@@ -172,28 +172,35 @@ package final class ValueIndex: DocumentIndexer {
     /// order (reversed when `descending`), until it returns false.
     func visitEntries(in range: IndexRange, descending: Bool, in core: DatabaseCore,
                       _ body: (UnsafeRawBufferPointer, String) throws -> Bool) throws {
-        try core.dataFile.byteKeyStore(storeName).visit(Self.keyRange(range), descending: descending) { key, value in
+        try visitEntries(inKeys: Self.entryKeys(range), descending: descending, in: core, body)
+    }
+
+    /// ``visitEntries(in:descending:in:_:)`` for the entries whose keys are in `keys`
+    /// (``entryKeys(_:)`` of a range, worked out once for many runs).
+    func visitEntries(inKeys keys: ByteKeyRange, descending: Bool, in core: DatabaseCore,
+                      _ body: (UnsafeRawBufferPointer, String) throws -> Bool) throws {
+        try core.dataFile.byteKeyStore(storeName).visit(keys, descending: descending) { key, value in
             try body(key, String(decoding: value, as: UTF8.self))
         }
     }
 
-    /// Lends `body` the record of each entry's document in `range`, in index order (reversed
-    /// when `descending`), until it returns false: the engine joins the index to the documents
-    /// (``KeyStore/visitRecords(keyedBy:in:descending:_:)``).
-    func visitRecords(in range: IndexRange, descending: Bool, in core: DatabaseCore,
+    /// Lends `body` the record of each entry's document whose entry key is in `keys`, in index
+    /// order (reversed when `descending`), until it returns false: the engine joins the index
+    /// to the documents (``KeyStore/visitRecords(keyedBy:in:descending:_:)``).
+    func visitRecords(inKeys keys: ByteKeyRange, descending: Bool, in core: DatabaseCore,
                       _ body: (RecordView) throws -> Bool) throws {
-        try core.documents.visitRecords(keyedBy: try core.dataFile.byteKeyStore(storeName), in: Self.keyRange(range),
+        try core.documents.visitRecords(keyedBy: try core.dataFile.byteKeyStore(storeName), in: keys,
                                         descending: descending, body)
     }
 
-    /// ``visitRecords(in:descending:in:_:)`` in whatever order the engine reads fastest (the
+    /// ``visitRecords(inKeys:descending:in:_:)`` in whatever order the engine reads fastest (the
     /// caller orders the rows itself).
-    func visitRecordsInAnyOrder(in range: IndexRange, in core: DatabaseCore, _ body: (RecordView) throws -> Bool) throws {
-        try core.documents.visitRecordsInAnyOrder(keyedBy: try core.dataFile.byteKeyStore(storeName), in: Self.keyRange(range), body)
+    func visitRecordsInAnyOrder(inKeys keys: ByteKeyRange, in core: DatabaseCore, _ body: (RecordView) throws -> Bool) throws {
+        try core.documents.visitRecordsInAnyOrder(keyedBy: try core.dataFile.byteKeyStore(storeName), in: keys, body)
     }
 
-    /// The entry keys of `range`.
-    private static func keyRange(_ range: IndexRange) -> ByteKeyRange {
+    /// The keys of the entries in `range`.
+    static func entryKeys(_ range: IndexRange) -> ByteKeyRange {
         let low: [UInt8], high: [UInt8]?
         switch range {
         case .between(let lower, let upper):

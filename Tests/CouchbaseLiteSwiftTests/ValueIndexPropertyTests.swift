@@ -160,10 +160,16 @@ import TestSupport
             try database.inBatch {
                 for number in 0..<250 {
                     let document = MutableDocument(id: String(format: "d%03d", number))
-                    switch Int.random(in: 0...4, using: &random) {
+                    switch Int.random(in: 0...6, using: &random) {
                     case 0: break
                     case 1: document.setValue(NSNull(), forKey: "v")
                     case 2: document.setString(["a", "b", "c"][Int.random(in: 0...2, using: &random)], forKey: "v")
+                    // Values whose keys encode alike but that differ (integers past 2^53 share a
+                    // double) or tie (an integer and the same double).
+                    case 3: document.setInt64([9_007_199_254_740_992, 9_007_199_254_740_993][Int.random(in: 0...1, using: &random)],
+                                              forKey: "v")
+                    case 4: document.setDouble(Double(Int.random(in: 0...12, using: &random)) + [0, 0.5][Int.random(in: 0...1, using: &random)],
+                                               forKey: "v")
                     default: document.setInt(Int.random(in: 0...12, using: &random), forKey: "v")
                     }
                     document.setInt(Int.random(in: 0...3, using: &random), forKey: "w")
