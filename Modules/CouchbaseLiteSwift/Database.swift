@@ -136,6 +136,9 @@ public final class Database: Sendable {
     }
 
     /// Closes the database and deletes its files.
+    ///
+    /// - Throws: `.busy` when another instance has the database open (in this process or
+    ///   another); this one is closed then, and nothing is deleted.
     public func delete() throws {
         try close()
         try Self.removeBundle(core.bundle)
@@ -188,6 +191,9 @@ public final class Database: Sendable {
     }
 
     /// Deletes the database with this name in `directory`; a missing database is not an error.
+    ///
+    /// - Throws: `.busy` when the database is open (in this process or another): close every
+    ///   instance first.
     public static func delete(withName name: String, inDirectory directory: String? = nil) throws {
         try removeBundle(DatabaseBundle(name: name, directory: directory ?? DatabaseConfiguration.defaultDirectory))
     }
@@ -225,6 +231,20 @@ public final class Database: Sendable {
 
     private static func removeBundle(_ bundle: DatabaseBundle) throws {
         guard bundle.exists else { return }
+        // Every open instance, in any process, holds the bundle's shared lock. Deleting the files
+        // under one would lose whatever it wrote next, so an open database is refused, as
+        // Couchbase Lite refuses it.
+        let lock: BundleLock?
+        do {
+            lock = try BundleLock.exclusive(bundlePath: bundle.path, wait: false)
+        } catch {
+            throw CouchbaseLiteError(.ioError, "cannot delete database \"\(bundle.name)\" at \(bundle.path)", underlying: error)
+        }
+        guard let lock else {
+            throw CouchbaseLiteError(.busy, "cannot delete database \"\(bundle.name)\" at \(bundle.path): it is open "
+                                     + "(in this process or another); close every instance of it first")
+        }
+        defer { lock.release() }
         do {
             try FileManager.default.removeItem(atPath: bundle.path)
         } catch {

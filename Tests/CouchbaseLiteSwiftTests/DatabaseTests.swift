@@ -203,6 +203,30 @@ import LiteSupport
         }
     }
 
+    /// Deleting the files of a database that is open would lose what it writes next: an open
+    /// database (another instance in this process, or another process) is refused with busy and
+    /// keeps every document; once every instance is closed, it is deleted.
+    @Test(arguments: StorageEngineKind.allCases)
+    func anOpenDatabaseIsNotDeleted(engine: StorageEngineKind) throws {
+        try withTemporaryDirectory { directory in
+            let config = engine.config(in: directory)
+            let first = try Database(name: "kept", config: config)
+            defer { try? first.close() }
+            try saved(first, "doc", ["n": 1])
+            #expect(errorCode { try Database.delete(withName: "kept", inDirectory: directory.path) } == .busy)
+            let second = try Database(name: "kept", config: config)
+            #expect(errorCode { try second.delete() } == .busy)
+            #expect(Database.exists(withName: "kept", inDirectory: directory.path))
+            try saved(first, "after", ["n": 2])
+            #expect(first.count == 2)
+            try first.close()
+            let reopened = try Database(name: "kept", config: config)
+            #expect(reopened.document(withID: "after")?.int(forKey: "n") == 2)
+            try reopened.delete()
+            #expect(!Database.exists(withName: "kept", inDirectory: directory.path))
+        }
+    }
+
     @Test(arguments: ["", ".hidden", "a/b", "a:b"])
     func invalidNamesAreRejected(name: String) throws {
         let directory = try TemporaryDirectory()
