@@ -124,16 +124,23 @@ package enum QueryExecutor {
         var inOrder = query.orderBy.isEmpty
         let grouped = !query.groupBy.isEmpty || query.columns.contains { $0.expression.hasAggregate }
         if grouped {
-            // Each group's position by its key (one hash per row), its key and its rows, in
-            // order of first appearance.
+            // Each group's position by its key, its key and its rows, in order of first appearance.
             var positions: [[QueryValue]: Int] = [:]
             var order: [[QueryValue]] = []
             var groups: [[QueryRow]] = []
+            // Rows in ID order often come in runs of one group (IDs that start with their kind):
+            // a row with the last row's key joins its group without hashing the key (hashing and
+            // finding were a fifth of a five-group GROUP BY over 5,050 documents).
+            var lastPosition = -1
             for row in rows {
                 let key = try row.groupKey ?? query.groupBy.map { try evaluator.evaluate($0, row) }
-                if let position = positions[key] {
+                if lastPosition >= 0, key == order[lastPosition] {
+                    groups[lastPosition].append(row)
+                } else if let position = positions[key] {
                     groups[position].append(row)
+                    lastPosition = position
                 } else {
+                    lastPosition = order.count
                     positions[key] = order.count
                     order.append(key)
                     groups.append([row])
