@@ -238,7 +238,7 @@ package final class SQLiteDataFile: TransactionalDataFile, @unchecked Sendable {
         // is such a snapshot already: beginning and ending one of our own was a tenth of a
         // query that reads ten rows through an index (Storage-37).
         let connection = try pool.checkoutForReading()
-        if false, connection.keptReadHeader != nil, sqlite3_get_autocommit(connection.handle) == 0 {
+        if connection.keptReadHeader != nil, sqlite3_get_autocommit(connection.handle) == 0 {
             do {
                 // A transaction begun but not yet read takes its snapshot now, as below.
                 if sqlite3_txn_state(connection.handle, "main") == SQLITE_TXN_NONE {
