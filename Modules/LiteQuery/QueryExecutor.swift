@@ -30,9 +30,8 @@ package enum QueryExecutor {
         }
         if inOutputOrder {
             // Sorted and cut to OFFSET + LIMIT rows or a few more already (no joins, grouping or DISTINCT).
-            let offset = max(0, try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0)
-            let limit = max(0, try query.limit.map { try integer(evaluator.evaluate($0, .none), "LIMIT") } ?? Int.max)
-            let wanted = rows.dropFirst(offset).prefix(limit)
+            let (offset, limit) = try offsetAndLimit(query, evaluator)
+            let wanted = rows.dropFirst(offset).prefix(limit ?? Int.max)
             var result: [[QueryValue]] = []
             result.reserveCapacity(wanted.count)
             for row in wanted { result.append(try query.columns.map { try evaluator.evaluate($0.expression, row) }) }
@@ -222,18 +221,25 @@ package enum QueryExecutor {
             var seen = Set<[QueryValue]>()
             result = result.filter { seen.insert($0).inserted }
         }
-        let offset = max(0, try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0)
-        let limit = max(0, try query.limit.map { try integer(evaluator.evaluate($0, .none), "LIMIT") } ?? Int.max)
-        if offset == 0, limit >= result.count { return result }
-        return Array(result.dropFirst(offset).prefix(limit))
+        let (offset, limit) = try offsetAndLimit(query, evaluator)
+        if offset == 0, (limit ?? Int.max) >= result.count { return result }
+        return Array(result.dropFirst(offset).prefix(limit ?? Int.max))
     }
 
     /// OFFSET + LIMIT when the query has a LIMIT small enough to keep that many rows aside.
     static func topCount(_ query: CompiledQuery, _ evaluator: QueryEvaluator) throws -> Int? {
-        guard let limit = try query.limit.map({ try integer(evaluator.evaluate($0, .none), "LIMIT") }) else { return nil }
-        let offset = try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0
-        let wanted = max(0, limit).addingReportingOverflow(max(0, offset))
+        let (offset, limit) = try offsetAndLimit(query, evaluator)
+        guard let limit else { return nil }
+        let wanted = limit.addingReportingOverflow(offset)
         return wanted.overflow || wanted.partialValue > 10_000 ? nil : wanted.partialValue
+    }
+
+    /// OFFSET (0 when absent) and LIMIT (nil when absent), each at least 0. LIMIT is evaluated
+    /// first, so a query with both wrong reports LIMIT.
+    private static func offsetAndLimit(_ query: CompiledQuery, _ evaluator: QueryEvaluator) throws -> (offset: Int, limit: Int?) {
+        let limit = try query.limit.map { max(0, try integer(evaluator.evaluate($0, .none), "LIMIT")) }
+        let offset = max(0, try query.offset.map { try integer(evaluator.evaluate($0, .none), "OFFSET") } ?? 0)
+        return (offset, limit)
     }
 
     /// Whether sort keys `a` come strictly before `b` under the query's ORDER BY.
